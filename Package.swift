@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ObjectGraph",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),
+        .library(name: "AppContainer", targets: ["AppContainer"]),
+        .library(name: "Preferences", targets: ["Preferences"]),
+        .library(name: "Archive", targets: ["Archive"]),
+        .library(name: "Keychain", targets: ["Keychain"]),
+        .executable(name: "objectgraph", targets: ["objectgraph"]),
+    ],
+    targets: [
+        // System libraries (Debian: libsqlite3-dev, libxml2-dev, libssl-dev).
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Libraries.
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
+        .target(name: "ObjectGraph", dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase"]),
+        .target(name: "AppContainer"),
+        .target(name: "Preferences", dependencies: ["AppContainer"]),
+        .target(name: "Archive"),
+        .target(name: "Keychain", dependencies: ["SQLiteDatabase", "COpenSSL", "AppContainer"]),
+
+        // The command-line tool: a library with the commands (tested directly) and a thin main.
+        .target(
+            name: "ObjectGraphCLI",
+            dependencies: ["ObjectGraph", "AppContainer", "Preferences", "Keychain"]),
+        .executableTarget(name: "objectgraph", dependencies: ["ObjectGraphCLI"]),
+
+        // Tests.
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .testTarget(name: "ObjectGraphCLITests", dependencies: ["ObjectGraphCLI", "ObjectGraph"]),
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
+        .testTarget(name: "AppContainerTests", dependencies: ["AppContainer"]),
+        .testTarget(name: "PreferencesTests", dependencies: ["Preferences", "AppContainer"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
+        .testTarget(name: "KeychainTests", dependencies: ["Keychain", "AppContainer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+/// The AppContainer module (being built).
+public enum AppContainerModule {}

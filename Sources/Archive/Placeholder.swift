@@ -1,0 +1,2 @@
+/// The Archive module (being built).
+public enum ArchiveModule {}

@@ -1,0 +1,2 @@
+/// The Keychain module (being built).
+public enum KeychainModule {}

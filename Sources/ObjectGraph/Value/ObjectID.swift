@@ -1,0 +1,52 @@
+import Foundation
+
+/// The identity of a managed object: its entity and its key in a store.
+///
+/// An ID is temporary until the object is first saved, then permanent. Its URI form is Core Data's:
+/// `x-coredata://<store UUID>/<Entity>/p<N>` for permanent IDs.
+public struct ObjectID: Sendable, Hashable {
+    /// The key of an object: a store primary key, or a temporary identifier before the first save.
+    public enum Key: Sendable, Hashable {
+        /// A permanent primary key (`Z_PK` in a SQLite store).
+        case permanent(Int64)
+        /// A temporary key, unique in this process, given at insert.
+        case temporary(UUID)
+    }
+
+    /// The name of the object's entity.
+    public let entityName: String
+    /// The UUID of the store that holds the object (empty for temporary IDs).
+    public let storeIdentifier: String
+    /// The key of the object in its store.
+    public let key: Key
+
+    /// Creates an ID.
+    public init(entityName: String, storeIdentifier: String, key: Key) {
+        self.entityName = entityName
+        self.storeIdentifier = storeIdentifier
+        self.key = key
+    }
+
+    /// Whether the ID is temporary (the object has not been saved yet).
+    public var isTemporary: Bool {
+        if case .temporary = key { return true }
+        return false
+    }
+
+    /// The URI form: `x-coredata://<store>/<Entity>/p<N>` (temporary: `t<UUID>`).
+    public var uriRepresentation: URL {
+        var components = URLComponents()
+        components.scheme = "x-coredata"
+        components.host = storeIdentifier.isEmpty ? "" : storeIdentifier
+        switch key {
+        case .permanent(let pk): components.path = "/\(entityName)/p\(pk)"
+        case .temporary(let id): components.path = "/\(entityName)/t\(id.uuidString)"
+        }
+        return components.url ?? URL(fileURLWithPath: "/")
+    }
+}
+
+extension ObjectID: CustomStringConvertible {
+    /// The URI form as text.
+    public var description: String { uriRepresentation.absoluteString }
+}

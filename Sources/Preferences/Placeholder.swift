@@ -1,0 +1,2 @@
+/// The Preferences module (being built).
+public enum PreferencesModule {}

@@ -1,0 +1,2 @@
+/// The SQLiteDatabase module (being built).
+public enum SQLiteDatabaseModule {}

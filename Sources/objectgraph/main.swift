@@ -1,0 +1,4 @@
+import Foundation
+import ObjectGraphCLI
+
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))
