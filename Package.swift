@@ -36,6 +36,14 @@ let package = Package(
             dependencies: ["ObjectGraph", "AppContainer", "Preferences", "Keychain"]),
         .executableTarget(name: "objectgraph", dependencies: ["ObjectGraphCLI"]),
 
+        // Examples.
+        .executableTarget(
+            name: "Settings", dependencies: ["AppContainer", "Preferences", "Archive"],
+            path: "Examples/Settings"),
+        .executableTarget(
+            name: "Login", dependencies: ["Keychain", "Preferences", "AppContainer"],
+            path: "Examples/Login"),
+
         // Tests.
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
         .testTarget(name: "ObjectGraphCLITests", dependencies: ["ObjectGraphCLI", "ObjectGraph"]),

@@ -1,0 +1,1 @@
+print("Login example (being built)")

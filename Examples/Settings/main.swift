@@ -1,0 +1,1 @@
+print("Settings example (being built)")
