@@ -628,6 +628,14 @@ struct ModelWriterTests {
             #expect(model.loadDiagnostics.isEmpty, "\(name): \(model.loadDiagnostics)")
             #expect(model.xmlData() == original, "\(name)")
         }
+        for (bundle, current) in [
+            ("School", "School.xcdatamodel"), ("Library", "Library 2.xcdatamodel"),
+        ] {
+            let file = WriterFixtures.models.appendingPathComponent(
+                bundle + ".xcdatamodeld/.xccurrentversion")
+            #expect(
+                try Data(contentsOf: file) == ModelFileTarget.currentVersionPlist(naming: current))
+        }
     }
 
     @Test("School uses every attribute type and delete rule, with inverses everywhere")
