@@ -15,6 +15,13 @@ struct XMLElementNode: Sendable {
     }
 }
 
+/// The first error libxml2 reports while parsing (its "last error" is often a consequence).
+private final class FirstError {
+    var message: String?
+    var line = 0
+    var column = 0
+}
+
 /// Parses XML with libxml2 into ``XMLElementNode`` trees, safely: no network, no DTD loading,
 /// no entity declarations (so no external entities and no entity expansion bombs), bounded
 /// nesting depth, and every error located by line and column.
@@ -44,6 +51,21 @@ enum XMLTreeParser {
             throw ModelError(.unreadable, "cannot create an XML parser", location: nil)
         }
         defer { xmlFreeParserCtxt(context) }
+        let firstError = FirstError()
+        let retained = Unmanaged.passRetained(firstError)
+        defer { retained.release() }
+        context.pointee._private = retained.toOpaque()
+        context.pointee.sax?.pointee.serror = { userData, error in
+            guard let userData, let error else { return }
+            let parser = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+            guard let box = parser.pointee._private else { return }
+            let first = Unmanaged<FirstError>.fromOpaque(box).takeUnretainedValue()
+            guard first.message == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue
+            else { return }
+            first.message = error.pointee.message.map { String(cString: $0) } ?? ""
+            first.line = Int(error.pointee.line)
+            first.column = Int(error.pointee.int2)
+        }
         let options =
             Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOERROR.rawValue)
             | Int32(XML_PARSE_NOWARNING.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
@@ -54,7 +76,7 @@ enum XMLTreeParser {
                 options)
         }
         guard let document else {
-            throw parseError(context: context, data: data, file: file)
+            throw parseError(context: context, first: firstError, data: data, file: file)
         }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else {
@@ -66,12 +88,19 @@ enum XMLTreeParser {
     }
 
     private static func parseError(
-        context: xmlParserCtxtPtr, data: Data, file: String?
+        context: xmlParserCtxtPtr, first: FirstError, data: Data, file: String?
     ) -> ModelError {
         if data.isEmpty {
             return ModelError(
-                .malformedXML, "the file is empty", location: SourceLocation(
+                .malformedXML, "the file is empty",
+                location: SourceLocation(
                     file: file, line: 1, column: 1))
+        }
+        if let message = first.message {
+            return ModelError(
+                .malformedXML, message.trimmingCharacters(in: .whitespacesAndNewlines),
+                location: SourceLocation(
+                    file: file, line: max(first.line, 1), column: max(first.column, 1)))
         }
         guard let error = xmlCtxtGetLastError(context) else {
             return ModelError(.malformedXML, "the XML is not well-formed", location: nil)
@@ -81,7 +110,8 @@ enum XMLTreeParser {
         let line = max(Int(error.pointee.line), 1)
         let column = max(Int(error.pointee.int2), 1)
         return ModelError(
-            .malformedXML, message, location: SourceLocation(file: file, line: line, column: column))
+            .malformedXML, message, location: SourceLocation(file: file, line: line, column: column)
+        )
     }
 
     private static func convert(
