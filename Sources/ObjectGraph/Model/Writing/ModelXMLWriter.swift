@@ -22,8 +22,8 @@ struct ModelXMLWriter {
 
     // MARK: - Model
 
-    private func modelElement() -> XMLElementNode {
-        var element = XMLElementNode("model")
+    private func modelElement() -> XMLOutputElement {
+        var element = XMLOutputElement("model")
         let header = model.header
         if header.sourceLanguage == nil {
             // Xcode 4–7 order: the version identifier comes first (after `name`).
@@ -52,14 +52,14 @@ struct ModelXMLWriter {
         element.children += model.configurations.map(configurationElement)
         element.children += model.composites.map(compositeElement)
         if let layout = model.layout {
-            var elements = XMLElementNode("elements")
+            var elements = XMLOutputElement("elements")
             elements.children = layout.map(layoutElement)
             element.children.append(elements)
         }
         return element
     }
 
-    private func addToolAttributes(of header: ModelHeader, to element: inout XMLElementNode) {
+    private func addToolAttributes(of header: ModelHeader, to element: inout XMLOutputElement) {
         element.add("type", header.type)
         element.add("documentVersion", header.documentVersion)
         element.add("lastSavedToolsVersion", header.lastSavedToolsVersion)
@@ -69,8 +69,8 @@ struct ModelXMLWriter {
 
     // MARK: - Entities
 
-    private func entityElement(_ entity: Entity) -> XMLElementNode {
-        var element = XMLElementNode("entity")
+    private func entityElement(_ entity: Entity) -> XMLOutputElement {
+        var element = XMLOutputElement("entity")
         element.add("name", entity.name)
         element.add("representedClassName", entity.className)
         element.flag("isAbstract", entity.isAbstract)
@@ -112,12 +112,12 @@ struct ModelXMLWriter {
     /// `<container><item><entry value="a"/>…</item>…</container>`.
     private static func listsElement(
         _ container: String, item: String, entry: String, lists: [[String]]
-    ) -> XMLElementNode {
-        var element = XMLElementNode(container)
+    ) -> XMLOutputElement {
+        var element = XMLOutputElement(container)
         element.children = lists.map { names in
-            var itemElement = XMLElementNode(item)
+            var itemElement = XMLOutputElement(item)
             itemElement.children = names.map { name in
-                var entryElement = XMLElementNode(entry)
+                var entryElement = XMLOutputElement(entry)
                 entryElement.add("value", name)
                 return entryElement
             }
@@ -128,26 +128,26 @@ struct ModelXMLWriter {
 
     // MARK: - Properties
 
-    private func attributeElement(_ attribute: Attribute) -> XMLElementNode {
-        var element = XMLElementNode("attribute")
+    private func attributeElement(_ attribute: Attribute) -> XMLOutputElement {
+        var element = XMLOutputElement("attribute")
         element.add("name", attribute.name)
         element.flag("optional", attribute.isOptional)
         element.flag("transient", attribute.isTransient)
         element.add("attributeType", attribute.type.xmlName)
         element.add("composite", attribute.compositeName)
         element.flag("allowsExternalBinaryDataStorage", attribute.allowsExternalBinaryDataStorage)
-        element.add("minDateTimeInterval", attribute.minDateTimeInterval.map(XMLNumber.string))
+        element.add("minDateTimeInterval", attribute.minDateTimeInterval.map(XMLNumberText.string))
         element.flag("spotlightIndexingEnabled", attribute.isIndexedBySpotlight)
         element.flag("derived", attribute.isDerived)
         element.add("valueTransformerName", attribute.valueTransformerName)
         element.add("minValueString", attribute.minValueString)
         element.flag("storedInTruthFile", attribute.isStoredInExternalRecord)
         element.add("derivationExpression", attribute.derivationExpression)
-        element.add("maxDateTimeInterval", attribute.maxDateTimeInterval.map(XMLNumber.string))
+        element.add("maxDateTimeInterval", attribute.maxDateTimeInterval.map(XMLNumberText.string))
         element.add("maxValueString", attribute.maxValueString)
         element.add("regularExpressionString", attribute.regularExpression)
         element.add(
-            "defaultDateTimeInterval", attribute.defaultDateTimeInterval.map(XMLNumber.string))
+            "defaultDateTimeInterval", attribute.defaultDateTimeInterval.map(XMLNumberText.string))
         element.add("defaultValueString", attribute.defaultValueString)
         element.add("usesScalarValueType", attribute.usesScalarValueType.map { $0 ? "YES" : "NO" })
         element.add("customClassName", attribute.customClassName)
@@ -161,8 +161,8 @@ struct ModelXMLWriter {
         return element
     }
 
-    private func relationshipElement(_ relationship: Relationship) -> XMLElementNode {
-        var element = XMLElementNode("relationship")
+    private func relationshipElement(_ relationship: Relationship) -> XMLOutputElement {
+        var element = XMLOutputElement("relationship")
         element.add("name", relationship.name)
         element.flag("optional", relationship.isOptional)
         element.flag("transient", relationship.isTransient)
@@ -186,8 +186,8 @@ struct ModelXMLWriter {
         return element
     }
 
-    private func fetchedPropertyElement(_ property: FetchedProperty) -> XMLElementNode {
-        var element = XMLElementNode("fetchedProperty")
+    private func fetchedPropertyElement(_ property: FetchedProperty) -> XMLOutputElement {
+        var element = XMLOutputElement("fetchedProperty")
         element.add("name", property.name)
         element.flag("optional", property.isOptional)
         element.flag("syncable", property.isSyncable)
@@ -197,11 +197,11 @@ struct ModelXMLWriter {
         return element
     }
 
-    private func fetchIndexElement(_ index: FetchIndex) -> XMLElementNode {
-        var element = XMLElementNode("fetchIndex")
+    private func fetchIndexElement(_ index: FetchIndex) -> XMLOutputElement {
+        var element = XMLOutputElement("fetchIndex")
         element.add("name", index.name)
         element.children = index.elements.map { indexed in
-            var child = XMLElementNode("fetchIndexElement")
+            var child = XMLOutputElement("fetchIndexElement")
             child.add("property", indexed.property)
             child.add("type", indexed.type)
             child.add("order", indexed.isAscending ? "ascending" : "descending")
@@ -210,11 +210,11 @@ struct ModelXMLWriter {
         return element
     }
 
-    private static func appendUserInfo(_ userInfo: UserInfo, to element: inout XMLElementNode) {
+    private static func appendUserInfo(_ userInfo: UserInfo, to element: inout XMLOutputElement) {
         guard !userInfo.isEmpty else { return }
-        var info = XMLElementNode("userInfo")
+        var info = XMLOutputElement("userInfo")
         info.children = userInfo.entries.map { entry in
-            var child = XMLElementNode("entry")
+            var child = XMLOutputElement("entry")
             child.add("key", entry.key)
             child.add("value", entry.value)
             return child
@@ -224,8 +224,8 @@ struct ModelXMLWriter {
 
     // MARK: - Model-level elements
 
-    private func fetchRequestElement(_ template: FetchTemplate) -> XMLElementNode {
-        var element = XMLElementNode("fetchRequest")
+    private func fetchRequestElement(_ template: FetchTemplate) -> XMLOutputElement {
+        var element = XMLOutputElement("fetchRequest")
         element.add("name", template.name)
         element.add("entity", template.entityName)
         element.add("predicateString", template.predicateString)
@@ -241,27 +241,27 @@ struct ModelXMLWriter {
         return element
     }
 
-    private func configurationElement(_ configuration: Configuration) -> XMLElementNode {
-        var element = XMLElementNode("configuration")
+    private func configurationElement(_ configuration: Configuration) -> XMLOutputElement {
+        var element = XMLOutputElement("configuration")
         element.add("name", configuration.name)
         element.flag("usedWithCloudKit", configuration.isUsedWithCloudKit)
         element.children = configuration.entityNames.map { name in
-            var member = XMLElementNode("memberEntity")
+            var member = XMLOutputElement("memberEntity")
             member.add("name", name)
             return member
         }
         return element
     }
 
-    private func compositeElement(_ composite: Composite) -> XMLElementNode {
-        var element = XMLElementNode("composite")
+    private func compositeElement(_ composite: Composite) -> XMLOutputElement {
+        var element = XMLOutputElement("composite")
         element.add("name", composite.name)
         element.children = composite.attributes.map(attributeElement)
         return element
     }
 
-    private func layoutElement(_ layout: LayoutElement) -> XMLElementNode {
-        var element = XMLElementNode("element")
+    private func layoutElement(_ layout: LayoutElement) -> XMLOutputElement {
+        var element = XMLOutputElement("element")
         element.add("name", layout.name)
         element.add("positionX", layout.positionX)
         element.add("positionY", layout.positionY)

@@ -1,5 +1,5 @@
 /// Number text for model files.
-enum XMLNumber {
+enum XMLNumberText {
     /// `value` as text that reads back as the identical `Double`.
     ///
     /// Integral values are written without a fraction, as Xcode does (`-978285600`, not

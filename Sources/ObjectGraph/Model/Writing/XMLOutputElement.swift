@@ -3,13 +3,13 @@
 ///
 /// Rendering follows Xcode's layout: 4 spaces of indent per level, `<x .../>` for an element
 /// without children, one element per line, and no newline after the last line.
-struct XMLElementNode {
+struct XMLOutputElement {
     /// The element name.
     var name: String
     /// The attributes in output order.
     private(set) var attributes: [(name: String, value: String)] = []
     /// The child elements in output order.
-    var children: [XMLElementNode] = []
+    var children: [XMLOutputElement] = []
 
     /// Creates an element with no attributes and no children.
     init(_ name: String) {
