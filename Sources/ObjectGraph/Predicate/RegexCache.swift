@@ -40,7 +40,8 @@ final class RegexCache: @unchecked Sendable {
             return .success(
                 try NSRegularExpression(pattern: "\\A(?:\(pattern))\\z", options: options))
         } catch {
-            return .failure(.invalidRegularExpression(pattern, "\(error)"))
+            return .failure(
+                .invalidRegularExpression(pattern, "not a valid ICU regular expression"))
         }
     }
 }
