@@ -117,7 +117,7 @@ extension ManagedContext {
                 )
             }
             if let pattern = attribute.regularExpression, !pattern.isEmpty,
-                !RegexCache.shared.wholeMatch(pattern, text)
+                !Self.wholeMatch(pattern, text)
             {
                 problems.append(
                     problem(object, name, .patternMismatch, value, "does not match /\(pattern)/"))
@@ -176,32 +176,14 @@ extension ManagedContext {
         }
         return []
     }
-}
 
-/// Compiled regular expressions, shared (patterns come from models and repeat).
-final class RegexCache: @unchecked Sendable {
-    static let shared = RegexCache()
-    // `lock` protects `cache`.
-    private let lock = NSLock()
-    private var cache: [String: NSRegularExpression?] = [:]
-
-    /// Whether `text` matches `pattern` as a whole (ICU syntax). An invalid pattern matches
-    /// nothing.
-    func wholeMatch(_ pattern: String, _ text: String) -> Bool {
-        guard let regex = compiled(pattern) else { return false }
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = regex.firstMatch(in: text, options: [.anchored], range: range) else {
+    /// Whether `text` matches the ICU `pattern` as a whole. An invalid pattern matches nothing
+    /// (the model validator reports it).
+    static func wholeMatch(_ pattern: String, _ text: String) -> Bool {
+        guard let regex = try? RegexCache.shared.regex(pattern, caseInsensitive: false) else {
             return false
         }
-        return match.range == range
-    }
-
-    func compiled(_ pattern: String) -> NSRegularExpression? {
-        lock.withLock {
-            if let known = cache[pattern] { return known }
-            let regex = try? NSRegularExpression(pattern: pattern)
-            cache[pattern] = regex
-            return regex
-        }
+        let range = NSRange(text.startIndex..., in: text)
+        return regex.firstMatch(in: text, options: [], range: range) != nil
     }
 }
