@@ -1,0 +1,85 @@
+/// A description of what to fetch: an entity, a predicate, an order, limits, and what shape of
+/// result to return.
+///
+/// ```swift
+/// var request = FetchRequest(entityName: "Student")
+/// request.predicate = try Predicate(format: "age > %@ AND name BEGINSWITH[cd] %@", 20, "a")
+/// request.sortDescriptors = [SortDescriptor("name")]
+/// request.fetchLimit = 10
+/// let students = try context.fetch(request)
+///
+/// let typed = try context.fetch(FetchRequest<Student>())   // a registered subclass
+/// ```
+public struct FetchRequest<Result: ManagedObject> {
+    /// The entity fetched; `nil` means the entity `Result` is registered for.
+    public var entityName: String?
+    /// Which objects; `nil` means all.
+    public var predicate: Predicate?
+    /// The order, most significant first; empty means store order.
+    public var sortDescriptors: [SortDescriptor] = []
+    /// The most objects returned; 0 means no limit.
+    public var fetchLimit: Int = 0
+    /// How many matching objects to skip first.
+    public var fetchOffset: Int = 0
+    /// How many objects to load at a time (a hint for stores that load lazily); 0: all.
+    public var fetchBatchSize: Int = 0
+    /// Whether objects of subentities match too.
+    public var includesSubentities: Bool = true
+    /// Whether unsaved changes count: unsaved inserts appear, deleted objects do not, and
+    /// edited objects are matched by their new values.
+    public var includesPendingChanges: Bool = true
+    /// Whether objects come back as faults (values loaded on first use).
+    public var returnsObjectsAsFaults: Bool = true
+    /// For dictionary results: drop duplicate dictionaries.
+    public var returnsDistinctResults: Bool = false
+    /// For dictionary results: the columns (key paths and aggregates). `nil`: every attribute.
+    public var propertiesToFetch: [FetchProperty]?
+    /// For dictionary results: group rows by these key paths.
+    public var propertiesToGroupBy: [String]?
+    /// For grouped dictionary results: which groups to keep (keys are the column names).
+    public var havingPredicate: Predicate?
+    /// Relationship key paths whose objects load together with the results.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+
+    /// Creates a request.
+    public init(
+        entityName: String? = nil, predicate: Predicate? = nil,
+        sortDescriptors: [SortDescriptor] = []
+    ) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+    }
+}
+
+/// A column of a dictionary result.
+public enum FetchProperty: Sendable, Hashable {
+    /// A key path's value (through to-one relationships), named by the key path.
+    case key(String)
+    /// An aggregate over the rows (or over each group), named `name`.
+    case aggregate(AggregateFunction, of: String, as: String)
+    /// Any expression evaluated per row, named `name`.
+    case expression(Expression, as: String)
+
+    /// The column's name in the result dictionaries.
+    public var name: String {
+        switch self {
+        case .key(let key): return key
+        case .aggregate(_, _, let name), .expression(_, let name): return name
+        }
+    }
+}
+
+/// An aggregate function of a dictionary result.
+public enum AggregateFunction: String, Sendable, Hashable, CaseIterable {
+    /// How many non-nil values.
+    case count
+    /// The sum of the values.
+    case sum
+    /// The smallest value.
+    case min
+    /// The largest value.
+    case max
+    /// The mean of the values.
+    case average
+}

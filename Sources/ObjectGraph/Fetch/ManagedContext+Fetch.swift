@@ -1,0 +1,169 @@
+import Foundation
+
+/// Fetching: objects, object IDs, counts and dictionaries, with pending changes taken into
+/// account the way Core Data does.
+extension ManagedContext {
+    /// The objects matching `request`, sorted, offset and limited.
+    ///
+    /// With `includesPendingChanges` (the default) unsaved inserts appear, deleted objects do
+    /// not, and edited objects match by their new values.
+    /// - Throws: ``ObjectGraphError`` for an unknown entity, or the predicate's
+    ///   ``PredicateEvaluationError`` (an unknown key, a type error, an unbound variable).
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        try matchingObjects(request).compactMap { $0 as? T }
+    }
+
+    /// The IDs of the objects matching `request`.
+    public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
+        try matchingObjects(request).map(\.objectID)
+    }
+
+    /// How many objects match `request` (after offset and limit).
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        try matchingObjects(request).count
+    }
+
+    /// The objects matching `request` before offset and limit, in order.
+    func matchingObjects<T: ManagedObject>(
+        _ request: FetchRequest<T>, applyingLimits: Bool = true
+    ) throws -> [ManagedObject] {
+        let entity = try fetchEntity(request)
+        let family =
+            request.includesSubentities || entity.entity.isAbstract
+            ? schema.family(of: entity) : [entity]
+        let familyIndexes = Set(family.map(\.index))
+        let rows = try coordinator.withStores { stores in
+            try stores.flatMap { try $0.rows(ofEntities: familyIndexes) }
+        }
+        var candidates: [ManagedObject] = []
+        var seen = Set<ObjectID>()
+        for row in rows where seen.insert(row.id).inserted {
+            let object = registeredObject(for: row)
+            if request.includesPendingChanges && object.deletedFlag { continue }
+            candidates.append(object)
+        }
+        if request.includesPendingChanges {
+            let inserted = touched.values.filter {
+                $0.isInserted && familyIndexes.contains($0.schema.index)
+            }
+            candidates += inserted.sorted { $0.objectID.description < $1.objectID.description }
+        }
+        var matches: [ManagedObject] = []
+        if let predicate = request.predicate {
+            for object in candidates {
+                let matched: Bool
+                if request.includesPendingChanges || object.committed == nil {
+                    matched = try predicate.evaluate(with: object)
+                } else {
+                    matched = try predicate.evaluate(with: CommittedObjectView(object: object))
+                }
+                if matched { matches.append(object) }
+            }
+        } else {
+            matches = candidates
+        }
+        if !request.sortDescriptors.isEmpty {
+            matches = try sorted(matches, by: request.sortDescriptors)
+        }
+        guard applyingLimits else { return matches }
+        return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
+    }
+
+    static func limit<E>(_ items: [E], offset: Int, limit: Int) -> [E] {
+        let start = min(max(offset, 0), items.count)
+        let end = limit > 0 ? min(start + limit, items.count) : items.count
+        return Array(items[start..<end])
+    }
+
+    func fetchEntity<T: ManagedObject>(_ request: FetchRequest<T>) throws -> EntitySchema {
+        if let name = request.entityName { return try schema.requireEntity(named: name) }
+        guard let name = classes.entityName(for: T.self, in: schema.model) else {
+            throw ObjectGraphError.unsupported(
+                "the fetch request names no entity and \(T.self) is not registered for one")
+        }
+        return try schema.requireEntity(named: name)
+    }
+
+    /// Sorts objects by the descriptors (stable: ties keep their order).
+    func sorted(_ objects: [ManagedObject], by descriptors: [SortDescriptor]) throws
+        -> [ManagedObject]
+    {
+        let keyPaths = try descriptors.map { descriptor in
+            do {
+                return try Expression(format: descriptor.key)
+            } catch {
+                throw ObjectGraphError.unsupported(
+                    "the sort key '\(descriptor.key)' is not a key path: \(error)")
+            }
+        }
+        var keyed: [(index: Int, object: ManagedObject, keys: [Value])] = []
+        keyed.reserveCapacity(objects.count)
+        for (index, object) in objects.enumerated() {
+            let keys = try keyPaths.map { expression -> Value in
+                if case .value(let value) = try expression.evaluate(with: object) { return value }
+                return .null
+            }
+            keyed.append((index, object, keys))
+        }
+        keyed.sort { lhs, rhs in
+            for (position, descriptor) in descriptors.enumerated() {
+                var order = descriptor.order(lhs.keys[position], rhs.keys[position])
+                let nilInvolved = lhs.keys[position] == .null || rhs.keys[position] == .null
+                if !descriptor.ascending && !nilInvolved {
+                    order =
+                        order == .orderedAscending
+                        ? .orderedDescending
+                        : order == .orderedDescending ? .orderedAscending : .orderedSame
+                }
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return lhs.index < rhs.index
+        }
+        return keyed.map(\.object)
+    }
+}
+
+extension FetchRequest where Result == ManagedObject {
+    /// Creates a request for the entity named `entityName`, returning plain managed objects.
+    public init(
+        entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = []
+    ) {
+        self.init(
+            entityName: Optional(entityName), predicate: predicate, sortDescriptors: sortDescriptors
+        )
+    }
+}
+
+extension EntityModel {
+    /// A fetch request made from the model's fetch request template `name`, with its
+    /// `$VARIABLES` replaced by `variables`.
+    ///
+    /// ```swift
+    /// let request = try model.fetchRequest(fromTemplate: "studentsByPrefix",
+    ///                                      variables: ["PREFIX": "A"])
+    /// ```
+    /// - Throws: ``ObjectGraphError`` when there is no such template, or its predicate does
+    ///   not parse (the ``PredicateSyntaxError`` text included).
+    public func fetchRequest(fromTemplate name: String, variables: [String: Value] = [:]) throws
+        -> FetchRequest<ManagedObject>
+    {
+        guard let template = fetchTemplate(named: name) else {
+            throw ObjectGraphError.unsupported("the model has no fetch request template '\(name)'")
+        }
+        var request = FetchRequest(entityName: template.entityName)
+        if let format = template.predicateString, !format.isEmpty {
+            do {
+                request.predicate = try Predicate(format: format).withSubstitutionVariables(
+                    variables)
+            } catch {
+                throw ObjectGraphError.unsupported(
+                    "the predicate of template '\(name)' does not parse: \(error)")
+            }
+        }
+        request.fetchLimit = template.fetchLimit ?? 0
+        request.fetchBatchSize = template.fetchBatchSize ?? 0
+        request.includesSubentities = true
+        request.returnsDistinctResults = template.returnsDistinctResults
+        return request
+    }
+}
