@@ -68,12 +68,14 @@ extension AppContainer {
 /// The C library's extended-attribute functions, looked up at run time because the `Glibc`
 /// module does not export `<sys/xattr.h>`.
 private struct ExtendedAttributes {
-    typealias Set = @convention(c) (
-        UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, Int32
-    ) -> Int32
-    typealias Get = @convention(c) (
-        UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int
-    ) -> Int
+    typealias Set =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, Int32
+        ) -> Int32
+    typealias Get =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int
+        ) -> Int
     typealias Remove = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
 
     let set: Set

@@ -26,8 +26,7 @@ extension AppContainer {
         try purgeContents(of: location(of: .caches)) { _ in true }
     }
 
-    private func purgeContents(of folder: URL, where shouldRemove: (String) -> Bool) throws -> Int
-    {
+    private func purgeContents(of folder: URL, where shouldRemove: (String) -> Bool) throws -> Int {
         let manager = FileManager.default
         let folderPath = folder.path
         guard DirectoryMaker.isDirectory(folderPath) else { return 0 }
@@ -64,7 +63,8 @@ extension AppContainer {
             let names = try? FileManager.default.contentsOfDirectory(atPath: path)
         {
             for name in names {
-                let child = newestModification(under: (path as NSString).appendingPathComponent(name))
+                let child = newestModification(
+                    under: (path as NSString).appendingPathComponent(name))
                 if child > newest { newest = child }
             }
         }
