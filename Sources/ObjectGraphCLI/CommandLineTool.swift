@@ -11,6 +11,7 @@ public enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             // One line per command.
+            DefaultsCommand.self,
         ]
     }
 

@@ -47,8 +47,9 @@ extension PreferenceValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLite
 }
 
 extension PreferenceValue {
-    /// The Foundation object `PropertyListSerialization` writes for this value.
-    var propertyListObject: Any {
+    /// The Foundation object `PropertyListSerialization` writes for this value (`Bool`, `Int`,
+    /// `Double`, `String`, `Data`, `Date`, `[Any]`, `[String: Any]`).
+    public var propertyListObject: Any {
         switch self {
         case .bool(let value): return value
         case .integer(let value): return value
@@ -63,7 +64,12 @@ extension PreferenceValue {
 
     /// The value for an object `PropertyListSerialization` read, or `nil` for one a property
     /// list cannot hold.
-    init?(propertyListObject object: Any) {
+    ///
+    /// ```swift
+    /// let object = try PropertyListSerialization.propertyList(from: data, format: nil)
+    /// let value = PreferenceValue(propertyListObject: object)
+    /// ```
+    public init?(propertyListObject object: Any) {
         if type(of: object) == Bool.self, let value = object as? Bool {
             self = .bool(value)
         } else if let value = object as? String {
