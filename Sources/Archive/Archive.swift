@@ -108,15 +108,15 @@ public enum Archive {
     {
         if data.isEmpty { throw .corrupt(path: path, reason: "it is empty") }
         let object: Any
+        var format = PropertyListSerialization.PropertyListFormat.binary
         do {
-            object = try PropertyListSerialization.propertyList(from: data, format: nil)
+            object = try PropertyListSerialization.propertyList(from: data, format: &format)
         } catch {
             throw .corrupt(path: path, reason: "not a property list (\(reason(error)))")
         }
-        // Old-style text plists accept almost any text as a bare string; archives never are.
-        if object is String, !data.starts(with: Array("<?xml".utf8)),
-            !data.starts(with: Array("bplist".utf8))
-        {
+        // Old-style text plists accept almost any text (as a bare string); archives are
+        // always binary or XML.
+        guard format == .binary || format == .xml else {
             throw .corrupt(path: path, reason: "not a binary or XML property list")
         }
         let decoder = PropertyListDecoder()

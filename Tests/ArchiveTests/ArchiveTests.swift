@@ -98,7 +98,7 @@ struct Pet: Codable, Equatable {
         }
     }
 
-    @Test(arguments: ["garbage", "truncated binary", "truncated xml", "empty"])
+    @Test(arguments: ["garbage", "truncated binary", "truncated xml", "empty", "old-style text"])
     func corruptionIsATypedError(kind: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -106,6 +106,7 @@ struct Pet: Codable, Equatable {
         let contents: Data
         switch kind {
         case "garbage": contents = Data("this is not a plist at all".utf8)
+        case "old-style text": contents = Data("{ name = Ada; age = 36; }".utf8)
         case "truncated binary":
             let data = try Archive.encode(ada)
             contents = data.prefix(data.count - 12)
