@@ -29,7 +29,7 @@ extension Preferences {
         } catch {
             throw PreferencesError.encodingFailed(key: key, reason: Self.describe(error))
         }
-        change(key, to: stored)
+        store.change(key, to: stored)
     }
 
     /// Decodes the value stored (or registered) for `key` as `type`, or returns `nil` when

@@ -30,14 +30,15 @@ public final class PreferenceObservation: @unchecked Sendable {
 
 extension Preferences {
     /// Calls `handler` with the new value (or `nil` once removed) each time the value a
-    /// reader sees for `key` changes through this instance: a set, a removal, or a newly
-    /// registered default. The handler runs on the thread that made the change, after the
+    /// reader sees for `key` changes in this process (through any instance for this file): a
+    /// set, a removal, or a newly registered default. The handler runs on the thread that made the change, after the
     /// change is visible. Keep the returned observation as long as you want the calls.
     public func observe(
         _ key: String, handler: @escaping @Sendable (PreferenceValue?) -> Void
     ) -> PreferenceObservation {
-        let id = addObserver(key, Observer(handler: handler, finish: nil))
-        return PreferenceObservation { [weak self] in self?.removeObserver(key, id: id) }
+        let store = self.store
+        let id = store.addObserver(key, PreferencesStore.Observer(handler: handler, finish: nil))
+        return PreferenceObservation { [weak store] in store?.removeObserver(key, id: id) }
     }
 
     /// Like ``observe(_:handler:)``, with the value converted to `type` (`nil` when removed
@@ -48,20 +49,21 @@ extension Preferences {
         observe(key) { value in handler(value.flatMap(T.init(preferenceValue:))) }
     }
 
-    /// The changes of `key` made through this instance, as an asynchronous sequence; it ends
-    /// when the preferences are released, and stops observing when the iteration ends.
+    /// The changes of `key` made in this process, as an asynchronous sequence; it ends when
+    /// every instance for this file is released, and stops observing when the iteration ends.
     ///
     /// ```swift
     /// for await theme in preferences.changes(forKey: "theme") { apply(theme) }
     /// ```
     public func changes(forKey key: String) -> AsyncStream<PreferenceValue?> {
-        AsyncStream { continuation in
-            let id = addObserver(
+        let store = self.store
+        return AsyncStream { continuation in
+            let id = store.addObserver(
                 key,
-                Observer(
+                PreferencesStore.Observer(
                     handler: { value in continuation.yield(value) },
                     finish: { continuation.finish() }))
-            continuation.onTermination = { [weak self] _ in self?.removeObserver(key, id: id) }
+            continuation.onTermination = { [weak store] _ in store?.removeObserver(key, id: id) }
         }
     }
 
@@ -78,22 +80,6 @@ extension Preferences {
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
-    private func addObserver(_ key: String, _ observer: Observer) -> UInt64 {
-        lock.withLock {
-            state.nextObserverID += 1
-            let id = state.nextObserverID
-            state.observers[key, default: [:]][id] = observer
-            return id
-        }
-    }
-
-    private func removeObserver(_ key: String, id: UInt64) {
-        lock.withLock {
-            state.observers[key]?.removeValue(forKey: id)
-            if state.observers[key]?.isEmpty == true { state.observers.removeValue(forKey: key) }
         }
     }
 }

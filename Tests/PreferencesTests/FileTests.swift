@@ -85,50 +85,83 @@ import Testing
         #expect(stored["autosaved"] as? String == "soon")
     }
 
+    /// Writes `values` into the file the way another process would (atomic replace).
+    private func writeAsAnotherProcess(_ values: [String: Any], to url: URL) throws {
+        let data = try PropertyListSerialization.data(
+            fromPropertyList: values, format: .xml, options: 0)
+        try data.write(to: url, options: .atomic)
+    }
+
     @Test func aChangeByAnotherWriterIsSeenOnTheNextRead() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let reader = try folder.preferences()
-        let writer = try folder.preferences()
-        #expect(reader.string(forKey: "shared") == nil)
-        writer.set("first", forKey: "shared")
-        try writer.synchronize()
-        #expect(reader.string(forKey: "shared") == "first")
-        writer.set("second", forKey: "shared")
-        try writer.synchronize()
-        #expect(reader.string(forKey: "shared") == "second")
-        // An outside tool replacing the file.
+        let preferences = try folder.preferences()
+        preferences.set("mine", forKey: "own")
+        try preferences.synchronize()
+        try writeAsAnotherProcess(["own": "mine", "shared": "first"], to: preferences.fileURL)
+        #expect(preferences.string(forKey: "shared") == "first")
+        try writeAsAnotherProcess(["own": "mine", "shared": "second"], to: preferences.fileURL)
+        #expect(preferences.string(forKey: "shared") == "second")
+        // Edited in place (same file, new contents) is seen too.
         let data = try PropertyListSerialization.data(
-            fromPropertyList: ["shared": "third"], format: .xml, options: 0)
-        try data.write(to: reader.fileURL, options: .atomic)
-        #expect(reader.string(forKey: "shared") == "third")
+            fromPropertyList: ["shared": "third, a longer value"], format: .xml, options: 0)
+        try data.write(to: preferences.fileURL)
+        #expect(preferences.string(forKey: "shared") == "third, a longer value")
+        #expect(preferences.string(forKey: "own") == nil, "the other writer removed it")
     }
 
-    @Test func writersMergeTheirOwnKeysOnly() throws {
+    @Test func writingMergesOnlyThisProcesssKeys() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let preferences = try folder.preferences()
+        preferences.set("a", forKey: "first")
+        try preferences.synchronize()
+        // Another process adds a key and changes one we never touched since.
+        try writeAsAnotherProcess(["first": "a", "second": "b"], to: preferences.fileURL)
+        preferences.set("c", forKey: "third")
+        preferences.removeObject(forKey: "first")
+        try preferences.synchronize()
+        let stored = try TemporaryFolder.propertyList(at: preferences.fileURL)
+        #expect(stored["first"] == nil)
+        #expect(stored["second"] as? String == "b")
+        #expect(stored["third"] as? String == "c")
+    }
+
+    @Test func instancesForOneFileShareTheirState() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let first = try folder.preferences()
         let second = try folder.preferences()
-        first.set("a", forKey: "first")
-        second.set("b", forKey: "second")
+        second.register(defaults: ["size": 10])
+        first.set("unsaved", forKey: "key")
+        #expect(second.string(forKey: "key") == "unsaved", "seen before any write")
+        #expect(first.integer(forKey: "size") == 10)
+        let received = Received<PreferenceValue?>()
+        let observation = second.observe("key") { received.append($0) }
+        first.set("changed", forKey: "key")
+        #expect(received.all == [.string("changed")])
+        observation.cancel()
         try first.synchronize()
-        try second.synchronize()
-        let stored = try TemporaryFolder.propertyList(at: first.fileURL)
-        #expect(stored["first"] as? String == "a")
-        #expect(stored["second"] as? String == "b")
-        #expect(first.string(forKey: "second") == "b")
-        // A removal by one writer is merged too, and the other's keys stay.
-        second.removeObject(forKey: "first")
-        try second.synchronize()
-        let after = try TemporaryFolder.propertyList(at: first.fileURL)
-        #expect(after["first"] == nil)
-        #expect(after["second"] as? String == "b")
     }
 
-    @Test func concurrentInstancesLoseNothing() async throws {
+    /// Preferences for one file reached through a different path (a symbolic link to the
+    /// folder), so each has its own state, as in another process.
+    private func writer(through link: String, in folder: TemporaryFolder) throws -> Preferences {
+        let linked = folder.url.appendingPathComponent(link)
+        if !FileManager.default.fileExists(atPath: linked.path) {
+            try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: folder.url)
+        }
+        let preferences = Preferences(
+            container: try AppContainer(identifier: "com.example.tests", root: linked))
+        preferences.autosaveDelay = 3600
+        return preferences
+    }
+
+    @Test func separateWritersLoseNothing() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let writers = try (0..<4).map { _ in try folder.preferences() }
+        _ = try folder.container().preferencesURL
+        let writers = try (0..<4).map { try writer(through: "link\($0)", in: folder) }
         let rounds = 25
         await withTaskGroup(of: Void.self) { group in
             for (index, writer) in writers.enumerated() {
@@ -140,13 +173,16 @@ import Testing
                 }
             }
         }
-        let stored = try TemporaryFolder.propertyList(at: writers[0].fileURL)
+        let file = try folder.preferences().fileURL
+        let stored = try TemporaryFolder.propertyList(at: file)
         #expect(stored.count == writers.count * rounds)
         for index in writers.indices {
             for round in 0..<rounds {
                 #expect(stored["w\(index)-\(round)"] as? Int == round)
             }
         }
+        // Each writer sees the others' keys on its next read.
+        #expect(writers[0].integer(forKey: "w3-\(rounds - 1)") == rounds - 1)
     }
 
     @Test func manyThreadsShareOneInstance() async throws {

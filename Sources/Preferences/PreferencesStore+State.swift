@@ -1,7 +1,7 @@
 import Foundation
 
-extension Preferences {
-    /// Everything mutable about an instance; guarded by ``Preferences/lock``.
+extension PreferencesStore {
+    /// Everything mutable about an instance; guarded by the store's `lock`.
     struct State {
         /// Registered defaults (memory only).
         var registered: [String: PreferenceValue] = [:]
