@@ -12,6 +12,7 @@ public enum CommandLineTool {
         [
             // One line per command.
             PredicateCommand.self,
+            DefaultsCommand.self,
         ]
     }
 

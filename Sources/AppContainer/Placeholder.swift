@@ -1,2 +1,0 @@
-/// The AppContainer module (being built).
-public enum AppContainerModule {}

@@ -1,2 +1,0 @@
-/// The Archive module (being built).
-public enum ArchiveModule {}

@@ -1,2 +1,0 @@
-/// The Preferences module (being built).
-public enum PreferencesModule {}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension PreferenceValue: CustomStringConvertible {
+    /// The value in the old-style property-list text the macOS `defaults read` tool prints:
+    ///
+    /// ```
+    /// {
+    ///     name = "Ada Lovelace";
+    ///     volume = 7;
+    /// }
+    /// ```
+    public var description: String { rendered(indent: "") }
+
+    private func rendered(indent: String) -> String {
+        let inner = indent + "    "
+        switch self {
+        case .bool(let value): return value ? "1" : "0"
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .string(let value): return Self.quotedIfNeeded(value)
+        case .date(let value): return Self.dateText(value)
+        case .data(let value):
+            let hex = value.map { String(format: "%02x", $0) }.joined()
+            return "{length = \(value.count), bytes = 0x\(hex)}"
+        case .array(let values):
+            if values.isEmpty { return "(\n\(indent))" }
+            let lines = values.map { inner + $0.rendered(indent: inner) }
+            return "(\n" + lines.joined(separator: ",\n") + "\n\(indent))"
+        case .dictionary(let values):
+            if values.isEmpty { return "{\n\(indent)}" }
+            let lines = values.keys.sorted().map { key in
+                let value = values[key]?.rendered(indent: inner) ?? ""
+                return "\(inner)\(Self.quotedIfNeeded(key)) = \(value);"
+            }
+            return "{\n" + lines.joined(separator: "\n") + "\n\(indent)}"
+        }
+    }
+
+    /// `value` as is when it is a plain word, else in double quotes with escapes.
+    static func quotedIfNeeded(_ value: String) -> String {
+        let plain =
+            !value.isEmpty
+            && value.unicodeScalars.allSatisfy { scalar in
+                (scalar.isASCII && CharacterSet.alphanumerics.contains(scalar))
+                    || "_.$/:-".unicodeScalars.contains(scalar)
+            }
+        if plain { return value }
+        var escaped = ""
+        for character in value {
+            switch character {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\t": escaped += "\\t"
+            default: escaped.append(character)
+            }
+        }
+        return "\"\(escaped)\""
+    }
+
+    /// A date as `2024-05-01 12:00:00 +0000`.
+    static func dateText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+extension Preferences {
+    /// Stores any `Encodable` value for `key`, encoded as property-list values (so the file
+    /// stays readable: a struct becomes a `<dict>`).
+    ///
+    /// ```swift
+    /// struct Window: Codable { var width: Int; var height: Int }
+    /// try preferences.encode(Window(width: 800, height: 600), forKey: "window")
+    /// let window = try preferences.decode(Window.self, forKey: "window")
+    /// ```
+    ///
+    /// - Throws: ``PreferencesError/encodingFailed(key:reason:)``.
+    public func encode<T: Encodable>(_ value: T, forKey key: String) throws {
+        let stored: PreferenceValue
+        do {
+            // Wrapped in an array: property lists cannot have a bare number or string on top.
+            let data = try PropertyListEncoder().encode([value])
+            let object = try PropertyListSerialization.propertyList(from: data, format: nil)
+            guard let array = object as? [Any], let first = array.first,
+                let converted = PreferenceValue(propertyListObject: first)
+            else {
+                throw PreferencesError.encodingFailed(
+                    key: key, reason: "the encoder produced no property-list value")
+            }
+            stored = converted
+        } catch let error as PreferencesError {
+            throw error
+        } catch {
+            throw PreferencesError.encodingFailed(key: key, reason: Self.describe(error))
+        }
+        store.change(key, to: stored)
+    }
+
+    /// Decodes the value stored (or registered) for `key` as `type`, or returns `nil` when
+    /// there is none.
+    ///
+    /// - Throws: ``PreferencesError/decodingFailed(key:reason:)`` when the value is not a `T`.
+    public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+        guard let value = object(forKey: key) else { return nil }
+        do {
+            let data = try PropertyListSerialization.data(
+                fromPropertyList: [value.propertyListObject], format: .binary, options: 0)
+            return try PropertyListDecoder().decode([T].self, from: data).first
+        } catch {
+            throw PreferencesError.decodingFailed(key: key, reason: Self.describe(error))
+        }
+    }
+
+    /// The useful part of a coding error.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case EncodingError.invalidValue(_, let context):
+            return context.debugDescription
+        case DecodingError.typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context.codingPath)): \(context.debugDescription)"
+        case DecodingError.valueNotFound(let type, let context):
+            return "no \(type) at \(path(context.codingPath))"
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
+        case DecodingError.dataCorrupted(let context):
+            return "\(context.debugDescription) at \(path(context.codingPath))"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        // The first component is the wrapping array's index.
+        let components = codingPath.dropFirst().map { key in
+            key.intValue.map { "[\($0)]" } ?? key.stringValue
+        }
+        return components.isEmpty ? "the top level" : components.joined(separator: ".")
+    }
+}
