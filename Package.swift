@@ -24,7 +24,8 @@ let package = Package(
 
         // Libraries.
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
-        .target(name: "ObjectGraph", dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase"]),
+        .target(
+            name: "ObjectGraph", dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive"]),
         .target(name: "AppContainer"),
         .target(name: "Preferences", dependencies: ["AppContainer"]),
         .target(name: "Archive"),
