@@ -44,7 +44,8 @@ struct AttributeValueReading: Equatable {
         case .string:
             return AttributeValueReading(outcome: .exact)
         case .uuid:
-            return UUID(uuidString: text) == nil ? .unreadable : AttributeValueReading(outcome: .exact)
+            return UUID(uuidString: text) == nil
+                ? .unreadable : AttributeValueReading(outcome: .exact)
         case .uri:
             return text.isEmpty || URL(string: text) == nil
                 ? .unreadable : AttributeValueReading(outcome: .exact)
@@ -100,7 +101,8 @@ struct AttributeValueReading: Equatable {
     /// lenient.
     static func readBoolean(_ text: String) -> AttributeValueReading {
         if text == "YES" || text == "NO" {
-            return AttributeValueReading(outcome: .exact, number: text == "YES" ? 1 : 0, shown: text)
+            return AttributeValueReading(
+                outcome: .exact, number: text == "YES" ? 1 : 0, shown: text)
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let truth: Bool

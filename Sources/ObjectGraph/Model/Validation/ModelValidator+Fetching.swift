@@ -30,7 +30,8 @@ extension ModelValidator {
             }
             if model.entity(named: template.entityName) == nil {
                 report(
-                    .unknownFetchEntity, "\(what) fetches an unknown entity '\(template.entityName)'",
+                    .unknownFetchEntity,
+                    "\(what) fetches an unknown entity '\(template.entityName)'",
                     at: template.location, entity: template.entityName)
             }
             checkPredicate(

@@ -51,7 +51,8 @@ extension ModelValidator {
             }
             if name.first?.isUppercase == true {
                 report(
-                    .propertyNameCase, "property name '\(name)' should begin with a lowercase letter",
+                    .propertyNameCase,
+                    "property name '\(name)' should begin with a lowercase letter",
                     at: location, entity: entity.name, property: name)
             }
             if ReservedNames.refused.contains(name) {

@@ -85,9 +85,10 @@ extension ModelValidator {
     private mutating func checkCounts(of relationship: Relationship, in entity: Entity) {
         let name = relationship.name
         let location = relationship.location
-        for (label, text) in [("minimum", relationship.minCountString),
-            ("maximum", relationship.maxCountString)]
-        {
+        for (label, text) in [
+            ("minimum", relationship.minCountString),
+            ("maximum", relationship.maxCountString),
+        ] {
             guard let text, Self.count(text) == nil else { continue }
             report(
                 .invalidCount,
@@ -96,7 +97,8 @@ extension ModelValidator {
                 at: location, entity: entity.name, property: name)
         }
         let minimum = relationship.minCountString.flatMap(Self.count) ?? 0
-        let maximum = relationship.maxCountString.flatMap(Self.count) ?? (relationship.isToMany ? 0 : 1)
+        let maximum =
+            relationship.maxCountString.flatMap(Self.count) ?? (relationship.isToMany ? 0 : 1)
         if !relationship.isToMany, let text = relationship.maxCountString, maximum != 1 {
             report(
                 .toOneMaxCount,

@@ -4,7 +4,8 @@ extension ModelValidator {
     /// `lenient-default-value`, `ignored-default-value` and `default-value-out-of-range`.
     mutating func checkDefaultValue(of attribute: Attribute, in entity: Entity) {
         let name = attribute.name
-        let label = "default value '\(attribute.defaultValueString ?? "")' of '\(entity.name).\(name)'"
+        let label =
+            "default value '\(attribute.defaultValueString ?? "")' of '\(entity.name).\(name)'"
         if attribute.type == .date {
             checkDateDefault(of: attribute, in: entity, label: label)
             return
@@ -80,9 +81,11 @@ extension ModelValidator {
                 attribute.defaultValueString.map { Double($0.utf16.count) }, "length"
             )
         } else if type == .date {
-            dateBoundText("minimum", attribute.minValueString, attribute.minDateTimeInterval,
+            dateBoundText(
+                "minimum", attribute.minValueString, attribute.minDateTimeInterval,
                 attribute, entity)
-            dateBoundText("maximum", attribute.maxValueString, attribute.maxDateTimeInterval,
+            dateBoundText(
+                "maximum", attribute.maxValueString, attribute.maxDateTimeInterval,
                 attribute, entity)
             bounds = (
                 attribute.minDateTimeInterval, attribute.maxDateTimeInterval,
@@ -205,7 +208,7 @@ extension ModelValidator {
         return String(value)
     }
 
-    /// `284000000 (2010-01-01T00:53:20Z)`.
+    /// `283996800 (2010-01-01T00:00:00Z)`.
     static func dateText(_ interval: Double) -> String {
         let formatter = ISO8601DateFormatter()
         let date = Date(timeIntervalSinceReferenceDate: interval)
