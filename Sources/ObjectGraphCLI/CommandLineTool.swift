@@ -40,7 +40,8 @@ public enum CommandLineTool {
     }
 
     static var usage: String {
-        var text = "OVERVIEW: ObjectGraph's command-line tool\n\nUSAGE: objectgraph <subcommand>\n\n"
+        var text =
+            "OVERVIEW: ObjectGraph's command-line tool\n\nUSAGE: objectgraph <subcommand>\n\n"
         text += "SUBCOMMANDS:\n"
         for command in commands {
             let padded = command.name.padding(toLength: 12, withPad: " ", startingAt: 0)

@@ -1,0 +1,183 @@
+import CLibXML2
+import Foundation
+
+/// A parsed XML element: its name, attributes in document order, child elements and where its
+/// start tag is. Text content is not kept (Xcode's model files have none).
+struct XMLElementNode: Sendable {
+    var name: String
+    var attributes: [(name: String, value: String)]
+    var children: [XMLElementNode]
+    var location: SourceLocation
+
+    /// The value of the attribute named `name`.
+    func attribute(_ name: String) -> String? {
+        attributes.first { $0.name == name }?.value
+    }
+}
+
+/// The first error libxml2 reports while parsing (its "last error" is often a consequence).
+private final class FirstError {
+    var message: String?
+    var line = 0
+    var column = 0
+}
+
+/// Parses XML with libxml2 into ``XMLElementNode`` trees, safely: no network, no DTD loading,
+/// no entity declarations (so no external entities and no entity expansion bombs), bounded
+/// nesting depth, and every error located by line and column.
+enum XMLTreeParser {
+    /// The deepest element nesting accepted. libxml2 refuses more than 256 levels by default.
+    static let maximumDepth = 256
+
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    /// Parses `data`; `file` names it in locations.
+    static func parse(_ data: Data, file: String?) throws -> XMLElementNode {
+        _ = initialized
+        let lines = LineIndex(data)
+        if let offset = firstEntityDeclaration(in: data) {
+            throw ModelError(
+                .forbiddenConstruct,
+                "entity declarations are not allowed in model files (entities are never expanded)",
+                location: lines.location(ofOffset: offset, file: file))
+        }
+        guard data.count < Int(Int32.max) else {
+            throw ModelError(.unreadable, "file is too large (\(data.count) bytes)", location: nil)
+        }
+        guard let context = xmlNewParserCtxt() else {
+            throw ModelError(.unreadable, "cannot create an XML parser", location: nil)
+        }
+        defer { xmlFreeParserCtxt(context) }
+        let firstError = FirstError()
+        let retained = Unmanaged.passRetained(firstError)
+        defer { retained.release() }
+        context.pointee._private = retained.toOpaque()
+        context.pointee.sax?.pointee.serror = { userData, error in
+            guard let userData, let error else { return }
+            let parser = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+            guard let box = parser.pointee._private else { return }
+            let first = Unmanaged<FirstError>.fromOpaque(box).takeUnretainedValue()
+            guard first.message == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue
+            else { return }
+            first.message = error.pointee.message.map { String(cString: $0) } ?? ""
+            first.line = Int(error.pointee.line)
+            first.column = Int(error.pointee.int2)
+        }
+        let options =
+            Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOERROR.rawValue)
+            | Int32(XML_PARSE_NOWARNING.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
+        let document: xmlDocPtr? = data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            return xmlCtxtReadMemory(
+                context, base.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil, nil,
+                options)
+        }
+        guard let document else {
+            throw parseError(context: context, first: firstError, data: data, file: file)
+        }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw ModelError(
+                .malformedXML, "the document has no root element",
+                location: SourceLocation(file: file, line: 1, column: 1))
+        }
+        return try convert(root, lines: lines, file: file, depth: 0)
+    }
+
+    private static func parseError(
+        context: xmlParserCtxtPtr, first: FirstError, data: Data, file: String?
+    ) -> ModelError {
+        if data.isEmpty {
+            return ModelError(
+                .malformedXML, "the file is empty",
+                location: SourceLocation(
+                    file: file, line: 1, column: 1))
+        }
+        if let message = first.message {
+            return ModelError(
+                .malformedXML, message.trimmingCharacters(in: .whitespacesAndNewlines),
+                location: SourceLocation(
+                    file: file, line: max(first.line, 1), column: max(first.column, 1)))
+        }
+        guard let error = xmlCtxtGetLastError(context) else {
+            return ModelError(.malformedXML, "the XML is not well-formed", location: nil)
+        }
+        let raw = error.pointee.message.map { String(cString: $0) } ?? "the XML is not well-formed"
+        let message = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = max(Int(error.pointee.line), 1)
+        let column = max(Int(error.pointee.int2), 1)
+        return ModelError(
+            .malformedXML, message, location: SourceLocation(file: file, line: line, column: column)
+        )
+    }
+
+    private static func convert(
+        _ node: xmlNodePtr, lines: LineIndex, file: String?, depth: Int
+    ) throws -> XMLElementNode {
+        let name = node.pointee.name.map { String(cString: $0) } ?? ""
+        let line = Int(xmlGetLineNo(node))
+        let location = lines.location(ofTag: name, endingOnLine: line, file: file)
+        guard depth < maximumDepth else {
+            throw ModelError(
+                .malformedXML, "elements are nested more than \(maximumDepth) levels deep",
+                location: location)
+        }
+        var attributes: [(name: String, value: String)] = []
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            let attributeName = current.pointee.name.map { String(cString: $0) } ?? ""
+            attributes.append((attributeName, textContent(of: current.pointee.children)))
+            attribute = current.pointee.next
+        }
+        var children: [XMLElementNode] = []
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                children.append(try convert(current, lines: lines, file: file, depth: depth + 1))
+            }
+            child = current.pointee.next
+        }
+        return XMLElementNode(
+            name: name, attributes: attributes, children: children, location: location)
+    }
+
+    /// Concatenates the text of an attribute's children (text nodes only: entity declarations are
+    /// refused before parsing, and the predefined entities are already substituted).
+    private static func textContent(of first: xmlNodePtr?) -> String {
+        var result = ""
+        var node = first
+        while let current = node {
+            if let content = current.pointee.content {
+                result += String(cString: content)
+            }
+            node = current.pointee.next
+        }
+        return result
+    }
+
+    /// The byte offset of the first `<!ENTITY` in `data`, if any.
+    static func firstEntityDeclaration(in data: Data) -> Int? {
+        let needle = Array("<!ENTITY".utf8)
+        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int? in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            guard bytes.count >= needle.count else { return nil }
+            var index = 0
+            let last = bytes.count - needle.count
+            while index <= last {
+                if bytes[index] == 0x3C, bytes[index + 1] == 0x21 {
+                    var match = true
+                    for k in 2..<needle.count where bytes[index + k] != needle[k] {
+                        match = false
+                        break
+                    }
+                    if match { return index }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+}
