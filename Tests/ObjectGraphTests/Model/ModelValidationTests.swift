@@ -349,8 +349,12 @@ struct ModelValidationTests {
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "reads it as 283996800 (2010-01-01T00:00:00Z)",
             Build.one(
-                Build.attribute("x", .date) { $0.defaultValueString = "2010-01-01 00:00:00 +0000" })
+                Build.attribute("x", .date) { $0.defaultValueString = "283996800" })
         ),
+        RuleCase(
+            "lenient-default-value", .warning, entity: "E", property: "x",
+            message: "reads it as 0",
+            Build.one(Attribute("x", type: .integer32, defaultValueString: "many"))),
         RuleCase(
             "ignored-default-value", .warning, entity: "E", property: "x", message: "'empy'",
             Build.one(Attribute("x", type: .uuid, defaultValueString: "empy"))),
@@ -360,8 +364,8 @@ struct ModelValidationTests {
             Build.one(Attribute("x", type: .date, defaultValueString: "January 1, 2010"))),
         RuleCase(
             "ignored-default-value", .warning, entity: "E", property: "x",
-            message: "cannot be read as an Integer 32",
-            Build.one(Attribute("x", type: .integer32, defaultValueString: "many"))),
+            message: "cannot be read as a Binary",
+            Build.one(Attribute("x", type: .binary, defaultValueString: "many"))),
         RuleCase(
             "default-value-out-of-range", .error, entity: "E", property: "x",
             message: "-32768...32767",

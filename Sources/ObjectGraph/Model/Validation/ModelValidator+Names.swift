@@ -8,6 +8,9 @@ extension ModelValidator {
                     .duplicateEntity, "entity '\(entity.name)' is declared more than once",
                     at: entity.location, entity: entity.name)
             }
+            if entity.name.isEmpty && loaderReported("missing-name", at: entity.location) {
+                continue
+            }
             if let problem = Self.identifierProblem(entity.name) {
                 report(
                     .invalidName, "entity name '\(entity.name)' \(problem)", at: entity.location,
@@ -43,6 +46,7 @@ extension ModelValidator {
                         + "inherited from entity '\(ancestor.name)'",
                     at: location, entity: entity.name, property: name)
             }
+            if name.isEmpty && loaderReported("missing-name", at: location) { continue }
             if let problem = Self.identifierProblem(name) {
                 report(
                     .invalidName, "property name '\(name)' \(problem)", at: location,

@@ -18,6 +18,11 @@ extension ModelValidator {
                     + "'\(unknownRule)'; it is read as \(relationship.deleteRule.rawValue)",
                 at: location, entity: entity.name, property: name)
         }
+        if relationship.destinationEntityName.isEmpty
+            && loaderReported("missing-destination", at: location)
+        {
+            return
+        }
         guard let destination = model.entity(named: relationship.destinationEntityName) else {
             report(
                 .unknownDestinationEntity,

@@ -2,66 +2,65 @@ import Foundation
 
 extension ModelValidator {
     /// `lenient-default-value`, `ignored-default-value` and `default-value-out-of-range`.
+    ///
+    /// Defaults are judged with ``ValueReading``, the reading the loader gives
+    /// ``Attribute/defaultValue``, so the value a message names is the value objects get.
     mutating func checkDefaultValue(of attribute: Attribute, in entity: Entity) {
-        let name = attribute.name
-        let label =
-            "default value '\(attribute.defaultValueString ?? "")' of '\(entity.name).\(name)'"
-        if attribute.type == .date {
-            checkDateDefault(of: attribute, in: entity, label: label)
+        guard let text = attribute.defaultValueString else { return }
+        let type = attribute.type
+        let label = "default value '\(text)' of '\(entity.name).\(attribute.name)'"
+        if case .unknown = type { return }  // reported by unknown-attribute-type
+        if let range = Self.outOfRangeText(text, for: type) {
+            report(
+                .defaultValueOutOfRange, "\(label) is out of range for \(type) (\(range))",
+                at: attribute.location, entity: entity.name, property: attribute.name)
             return
         }
-        guard let text = attribute.defaultValueString,
-            let reading = AttributeValueReading.read(text, as: attribute.type)
-        else { return }
-        let type = attribute.type
-        switch reading.outcome {
-        case .exact:
-            break
-        case .lenient:
-            report(
-                .lenientDefaultValue,
-                "\(label) is not written as \(Self.article(type)) \(type); Core Data reads it "
-                    + "as \(reading.shown ?? "?")",
-                at: attribute.location, entity: entity.name, property: name)
-        case .unreadable:
-            report(
-                .ignoredDefaultValue,
-                "\(label) cannot be read as \(Self.article(type)) \(type); Core Data ignores it, "
-                    + "so the attribute has no default",
-                at: attribute.location, entity: entity.name, property: name)
-        case .outOfRange:
-            report(
-                .defaultValueOutOfRange,
-                "\(label) is out of range for \(type)\(Self.rangeText(type))",
-                at: attribute.location, entity: entity.name, property: name)
-        }
-    }
-
-    /// Date defaults live in `defaultDateTimeInterval`; text beside it is ignored, and text alone
-    /// is read only in the form old Xcode wrote (`2010-01-01 12:00:00 -0600`).
-    private mutating func checkDateDefault(
-        of attribute: Attribute, in entity: Entity, label: String
-    ) {
-        guard let text = attribute.defaultValueString else { return }
-        if let interval = attribute.defaultDateTimeInterval {
+        if type == .date, let interval = attribute.defaultDateTimeInterval {
             report(
                 .lenientDefaultValue,
                 "\(label) is not a Date default; Core Data ignores the text and uses "
                     + "defaultDateTimeInterval \(Self.dateText(interval))",
                 at: attribute.location, entity: entity.name, property: attribute.name)
-        } else if let date = Self.oldXcodeDate(text) {
+            return
+        }
+        switch ValueReading.read(text, as: type) {
+        case .exact:
+            break
+        case .lenient(let value):
+            // An empty default for a type without textual values means "no default".
+            if text.isEmpty, value.isNull { return }
             report(
                 .lenientDefaultValue,
-                "\(label) is written as text; Core Data reads it as "
-                    + Self.dateText(date.timeIntervalSinceReferenceDate),
+                "\(label) is not written as \(Self.article(type)) \(type); Core Data reads it "
+                    + "as \(Self.shown(value))",
                 at: attribute.location, entity: entity.name, property: attribute.name)
-        } else {
+        case .unreadable:
             report(
                 .ignoredDefaultValue,
-                "\(label) cannot be read as a Date; Core Data ignores it, so the attribute has "
-                    + "no default",
+                "\(label) cannot be read as \(Self.article(type)) \(type); Core Data ignores it, "
+                    + "so the attribute has no default",
                 at: attribute.location, entity: entity.name, property: attribute.name)
         }
+    }
+
+    /// The range `text` falls outside of, when it is a number too large for `type`: an integer
+    /// beyond its width, a Float beyond Float's magnitude.
+    static func outOfRangeText(_ text: String, for type: AttributeType) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let range = type.integerRange {
+            let rangeText = "\(range.lowerBound)...\(range.upperBound)"
+            guard let value = Int64(trimmed) else {
+                return isInteger(trimmed) ? rangeText : nil  // digits beyond Int64
+            }
+            return range.contains(value) ? nil : rangeText
+        }
+        if type == .float, let value = Double(trimmed), value.isFinite,
+            abs(value) > Double(Float.greatestFiniteMagnitude)
+        {
+            return "magnitude at most \(Float.greatestFiniteMagnitude)"
+        }
+        return nil
     }
 
     /// `invalid-min-max`, `min-greater-than-max` and `default-outside-min-max`.
@@ -82,11 +81,11 @@ extension ModelValidator {
             )
         } else if type == .date {
             dateBoundText(
-                "minimum", attribute.minValueString, attribute.minDateTimeInterval,
-                attribute, entity)
+                "minimum", attribute.minValueString, attribute.minDateTimeInterval, attribute,
+                entity)
             dateBoundText(
-                "maximum", attribute.maxValueString, attribute.maxDateTimeInterval,
-                attribute, entity)
+                "maximum", attribute.maxValueString, attribute.maxDateTimeInterval, attribute,
+                entity)
             bounds = (
                 attribute.minDateTimeInterval, attribute.maxDateTimeInterval,
                 attribute.defaultDateTimeInterval, "date"
@@ -119,28 +118,25 @@ extension ModelValidator {
     }
 
     /// Reads a numeric minimum or maximum, reporting text Core Data reads leniently or not at
-    /// all. Bounds are not limited to the attribute's width.
+    /// all. Bounds are read as 64-bit integers or doubles, not limited to the attribute's width.
     private mutating func numericBound(
         _ label: String, _ text: String?, _ attribute: Attribute, _ entity: Entity
     ) -> Double? {
         guard let text else { return nil }
         let type = attribute.type
-        let reading =
-            type.isInteger
-            ? AttributeValueReading.readInteger(text, range: Int64.min...Int64.max)
-            : AttributeValueReading.readDecimal(text, limit: Double.greatestFiniteMagnitude)
+        let reading = ValueReading.read(text, as: type.isInteger ? .integer64 : .double)
         let owner = "\(label) '\(text)' of '\(entity.name).\(attribute.name)'"
-        switch reading.outcome {
-        case .exact:
-            return reading.number
-        case .lenient:
+        switch reading {
+        case .exact(let value):
+            return Self.number(value)
+        case .lenient(let value):
             report(
                 .invalidMinMax,
                 "\(owner) is not written as \(Self.article(type)) \(type); Core Data reads it "
-                    + "as \(reading.shown ?? "?")",
+                    + "as \(Self.shown(value))",
                 at: attribute.location, entity: entity.name, property: attribute.name)
-            return reading.number
-        case .unreadable, .outOfRange:
+            return Self.number(value)
+        case .unreadable:
             report(
                 .invalidMinMax,
                 "\(owner) cannot be read as \(Self.article(type)) \(type); Core Data ignores it",
@@ -170,36 +166,59 @@ extension ModelValidator {
         _ entity: Entity
     ) {
         guard let text, interval == nil else { return }
+        let field = label == "minimum" ? "minDateTimeInterval" : "maxDateTimeInterval"
         report(
             .invalidMinMax,
-            "\(label) '\(text)' of '\(entity.name).\(attribute.name)' has no "
-                + "\(label == "minimum" ? "min" : "max")DateTimeInterval; Core Data ignores the "
-                + "text",
+            "\(label) '\(text)' of '\(entity.name).\(attribute.name)' has no \(field); "
+                + "Core Data ignores the text",
             at: attribute.location, entity: entity.name, property: attribute.name)
     }
 
     /// The default of a numeric attribute as Core Data reads it, if it reads it.
     private func numericDefault(of attribute: Attribute) -> Double? {
         guard let text = attribute.defaultValueString,
-            let reading = AttributeValueReading.read(text, as: attribute.type)
+            Self.outOfRangeText(text, for: attribute.type) == nil
         else { return nil }
-        return reading.outcome == .exact || reading.outcome == .lenient ? reading.number : nil
+        return Self.number(ValueReading.read(text, as: attribute.type).value)
     }
 
-    // MARK: Formatting
+    // MARK: Values and formatting
+
+    /// A numeric value as a `Double`, for comparing limits.
+    static func number(_ value: Value) -> Double? {
+        switch value {
+        case .integer(let integer): return Double(integer)
+        case .double(let double): return double.isFinite ? double : nil
+        case .decimal(let decimal): return NSDecimalNumber(decimal: decimal).doubleValue
+        default: return nil
+        }
+    }
+
+    /// A value the way a model file would spell it: `0`, `YES`, `2.5`, a date with its interval.
+    static func shown(_ value: Value) -> String {
+        switch value {
+        case .integer(let integer): return String(integer)
+        case .double(let double): return numberText(double)
+        case .decimal(let decimal): return decimal.description
+        case .bool(let flag): return flag ? "YES" : "NO"
+        case .date(let date): return dateText(date.timeIntervalSinceReferenceDate)
+        case .null: return "no value"
+        default: return value.description
+        }
+    }
 
     static func article(_ type: AttributeType) -> String {
         switch type {
         case .integer16, .integer32, .integer64, .undefined: return "an"
-        case .unknown(let name): return "aeiouAEIOU".contains(name.first ?? "x") ? "an" : "a"
         default: return "a"
         }
     }
 
-    static func rangeText(_ type: AttributeType) -> String {
-        if let range = type.integerRange { return " (\(range.lowerBound)...\(range.upperBound))" }
-        if type == .float { return " (magnitude at most \(Float.greatestFiniteMagnitude))" }
-        return ""
+    /// Whether `text` is an optional sign followed by ASCII digits only.
+    static func isInteger(_ text: String) -> Bool {
+        var digits = Substring(text)
+        if digits.first == "+" || digits.first == "-" { digits = digits.dropFirst() }
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// A number without a trailing `.0` when it is whole.
@@ -210,16 +229,9 @@ extension ModelValidator {
 
     /// `283996800 (2010-01-01T00:00:00Z)`.
     static func dateText(_ interval: Double) -> String {
+        guard interval.isFinite else { return String(interval) }
         let formatter = ISO8601DateFormatter()
         let date = Date(timeIntervalSinceReferenceDate: interval)
         return "\(numberText(interval)) (\(formatter.string(from: date)))"
-    }
-
-    /// Parses the `yyyy-MM-dd HH:mm:ss ±HHMM` text old Xcode wrote for Date defaults.
-    static func oldXcodeDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
-        return formatter.date(from: text)
     }
 }

@@ -65,11 +65,14 @@ extension EntityModel {
     public func validate() -> [Diagnostic] {
         var validator = ModelValidator(model: self)
         validator.run()
-        var result = loadDiagnostics
-        for diagnostic in validator.sortedDiagnostics where !result.contains(diagnostic) {
-            result.append(diagnostic)
+        // A finding the loader already made (same rule, same place) is not repeated.
+        let fromRules = validator.sortedDiagnostics.filter { diagnostic in
+            !loadDiagnostics.contains {
+                $0.ruleID == diagnostic.ruleID && $0.location == diagnostic.location
+                    && $0.entity == diagnostic.entity && $0.property == diagnostic.property
+            }
         }
-        return result
+        return loadDiagnostics + fromRules
     }
 }
 
@@ -116,6 +119,13 @@ struct ModelValidator {
             Diagnostic(
                 rule.severity, rule.id, message, location: location, entity: entity,
                 property: property))
+    }
+
+    /// Whether the loader reported `ruleID` for the element at `location` (a missing name or
+    /// destination), so the rules do not report the same gap again under another id.
+    func loaderReported(_ ruleID: String, at location: SourceLocation?) -> Bool {
+        guard location != nil else { return false }
+        return model.loadDiagnostics.contains { $0.ruleID == ruleID && $0.location == location }
     }
 
     /// The diagnostics ordered by file position; those without a location keep rule order and
