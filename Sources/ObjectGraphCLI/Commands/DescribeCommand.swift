@@ -171,6 +171,11 @@ struct DescribeCommand: Command {
         } else if let value = attribute.defaultValueString {
             parts.append("default \"\(value)\"")
         }
+        if attribute.minValueString != nil || attribute.maxValueString != nil {
+            let word = attribute.type == .string ? "length" : "range"
+            parts.append(
+                "\(word) \(attribute.minValueString ?? "")...\(attribute.maxValueString ?? "")")
+        }
         if attribute.isDerived {
             parts.append("derived from \(attribute.derivationExpression ?? "?")")
         }
