@@ -598,3 +598,128 @@ struct ModelValidationTests {
         return ids
     }
 }
+
+@Suite("Model validation of loaded files")
+struct LoadedModelValidationTests {
+    /// Line 3 onwards: each element on its own line, indented 4 spaces per level.
+    static let xml = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="23231" systemVersion="24A335" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Person" representedClassName="Person" syncable="YES">
+                <attribute name="age" optional="YES" attributeType="Integer 16" defaultValueString="0.0" usesScalarValueType="YES"/>
+                <attribute name="description" optional="YES" attributeType="String"/>
+                <relationship name="pets" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Pet"/>
+                <relationship name="home" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="House" inverseName="owner" inverseEntity="House"/>
+                <fetchIndex name="byNickname">
+                    <fetchIndexElement property="nickname" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <uniquenessConstraints>
+                    <uniquenessConstraint>
+                        <constraint value="pets"/>
+                    </uniquenessConstraint>
+                </uniquenessConstraints>
+            </entity>
+            <entity name="Pet" representedClassName="Pet" parentEntity="Animal" syncable="YES">
+                <attribute name="legs" optional="YES" attributeType="Integer 16" minValueString="4" maxValueString="2" usesScalarValueType="YES"/>
+                <fetchedProperty name="friends" optional="YES">
+                    <fetchRequest name="fetchedPropertyFetchRequest" entity="Friend"/>
+                </fetchedProperty>
+            </entity>
+            <entity name="Pet" representedClassName="Pet" syncable="YES"/>
+            <fetchRequest name="adults" entity="Adult" predicateString="age &gt;= 18"/>
+            <configuration name="Local">
+                <memberEntity name="Ghost"/>
+            </configuration>
+        </model>
+        """
+
+    /// (rule id, line, column, entity, property) expected from `xml`.
+    static let expected: [(String, Int, Int, String?, String?)] = [
+        ("lenient-default-value", 4, 9, "Person", "age"),
+        ("reserved-name", 5, 9, "Person", "description"),
+        ("missing-inverse", 6, 9, "Person", "pets"),
+        ("unknown-destination-entity", 7, 9, "Person", "home"),
+        ("unknown-index-property", 8, 9, "Person", "nickname"),
+        ("invalid-constraint-property", 3, 5, "Person", "pets"),
+        ("unknown-parent-entity", 17, 5, "Pet", nil),
+        ("min-greater-than-max", 18, 9, "Pet", "legs"),
+        ("unknown-fetch-entity", 19, 9, "Pet", "friends"),
+        ("duplicate-entity", 23, 5, "Pet", nil),
+        ("unknown-fetch-entity", 24, 5, "Adult", nil),
+        ("unknown-configuration-entity", 25, 5, "Ghost", nil),
+    ]
+
+    @Test("diagnostics point at the element concerned: file, line and column")
+    func locations() throws {
+        let model = try EntityModel(
+            xmlData: Data(Self.xml.utf8), file: "People.xcdatamodel/contents")
+        let diagnostics = model.validate()
+        for (ruleID, line, column, entity, property) in Self.expected {
+            let found = diagnostics.first {
+                $0.ruleID == ruleID && $0.entity == entity && $0.property == property
+            }
+            let diagnostic = try #require(
+                found, "\(ruleID) not in \(diagnostics.map(\.description))")
+            #expect(diagnostic.location?.file == "People.xcdatamodel/contents", "\(ruleID)")
+            #expect(diagnostic.location?.line == line, "\(ruleID)")
+            #expect(diagnostic.location?.column == column, "\(ruleID)")
+            #expect(
+                diagnostic.description.hasPrefix("People.xcdatamodel/contents:\(line):\(column): "))
+        }
+        // File order: sorted by line.
+        let lines = diagnostics.compactMap(\.location?.line)
+        #expect(lines == lines.sorted())
+    }
+
+    @Test("what the loader reports is not repeated by the rules")
+    func loaderFindingsNotRepeated() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="A" syncable="YES">
+                    <relationship name="b" optional="YES" maxCount="1" deletionRule="Explode" destinationEntity="A" inverseName="b" inverseEntity="A"/>
+                    <relationship name="c" optional="YES" maxCount="1" deletionRule="Nullify" inverseName="c"/>
+                </entity>
+            </model>
+            """
+        let model = try EntityModel(xmlData: Data(xml.utf8), file: "A/contents")
+        let diagnostics = model.validate()
+        #expect(diagnostics.filter { $0.ruleID == "unknown-delete-rule" }.count == 1)
+        #expect(!diagnostics.contains { $0.ruleID == "unknown-destination-entity" })
+        #expect(
+            diagnostics.prefix(model.loadDiagnostics.count).elementsEqual(model.loadDiagnostics))
+    }
+
+    /// The shared corpus of real Xcode models, when present.
+    static let corpusModels: URL? = TestSupport.corpus?.appendingPathComponent("xcdatamodel")
+
+    @Test(
+        "real Xcode models from the corpus have no validation errors, and their known oddities are warnings",
+        .enabled(if: corpusModels != nil))
+    func corpusHasNoErrors() throws {
+        let folder = try #require(Self.corpusModels)
+        var findings: [Diagnostic] = []
+        var checked = 0
+        for contents in TestSupport.contentsFiles(below: folder) {
+            // Loading is the loader's tests' business; judge only what loads.
+            guard let model = try? EntityModel(contentsOf: contents) else { continue }
+            checked += 1
+            findings += model.validate()
+        }
+        #expect(checked > 50)
+        let errors = findings.filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors.prefix(5).map(\.description))")
+        func found(_ ruleID: String, _ entity: String, _ property: String) -> Bool {
+            findings.contains {
+                $0.ruleID == ruleID && $0.entity == entity && $0.property == property
+                    && $0.severity == .warning
+            }
+        }
+        // model-format.md §9: ordered to-ones (rpgapp, frcscout), `deleted` (simplenote),
+        // integer defaults written "0.0" (rpgapp).
+        #expect(found("ordered-to-one", "ItemHandler", "item"))
+        #expect(found("ordered-to-one", "Team", "regionalFirstPickList"))
+        #expect(found("shadowing-name", "Note", "deleted"))
+        #expect(found("lenient-default-value", "Character", "health"))
+    }
+}
