@@ -4,7 +4,7 @@ import ObjectGraphCLI
 import Testing
 
 /// Model files written into a temporary folder for one test, removed by ``remove()``.
-struct ModelFiles {
+struct ValidateDescribeFiles {
     let folder: URL
 
     init() throws {
@@ -39,6 +39,13 @@ struct ModelFiles {
 
     func remove() {
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs the tool and returns the exit code and both outputs.
+    static func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+        let io = BufferIO()
+        let status = CommandLineTool.run(arguments, io: io)
+        return (status, io.output, io.errorOutput)
     }
 
     /// A small correct model: an abstract parent, inverse to-many pair, a constraint, a
@@ -81,23 +88,16 @@ struct ModelFiles {
         """
 }
 
-/// Runs the tool and returns the exit code and both outputs.
-func runTool(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
-    let io = BufferIO()
-    let status = CommandLineTool.run(arguments, io: io)
-    return (status, io.output, io.errorOutput)
-}
-
 @Suite("objectgraph validate and describe")
 struct ValidateDescribeCommandTests {
     // MARK: validate
 
     @Test("a clean model exits 0 with a summary line")
     func validateClean() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("School", ModelFiles.school)
-        let result = runTool(["validate", path])
+        let path = try files.model("School", ValidateDescribeFiles.school)
+        let result = ValidateDescribeFiles.run(["validate", path])
         #expect(result.status == 0)
         #expect(result.output == "\(path): 0 errors, 0 warnings\n")
         #expect(result.errors.isEmpty)
@@ -105,10 +105,10 @@ struct ValidateDescribeCommandTests {
 
     @Test("warnings print compiler style and still exit 0")
     func validateWarnings() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("Tree", ModelFiles.warnings)
-        let result = runTool(["validate", path])
+        let path = try files.model("Tree", ValidateDescribeFiles.warnings)
+        let result = ValidateDescribeFiles.run(["validate", path])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
@@ -121,10 +121,10 @@ struct ValidateDescribeCommandTests {
 
     @Test("--warnings-as-errors turns warnings into errors and exits 1")
     func warningsAsErrors() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("Tree", ModelFiles.warnings)
-        let result = runTool(["validate", "--warnings-as-errors", path])
+        let path = try files.model("Tree", ValidateDescribeFiles.warnings)
+        let result = ValidateDescribeFiles.run(["validate", "--warnings-as-errors", path])
         #expect(result.status == 1)
         #expect(result.output.contains("contents:4:9: error: relationship 'Node.parent'"))
         #expect(result.output.hasSuffix("\(path): 1 error, 0 warnings\n"))
@@ -132,10 +132,10 @@ struct ValidateDescribeCommandTests {
 
     @Test("a model with errors exits 1")
     func validateErrors() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("Twice", ModelFiles.errors)
-        let result = runTool(["validate", path])
+        let path = try files.model("Twice", ValidateDescribeFiles.errors)
+        let result = ValidateDescribeFiles.run(["validate", path])
         #expect(result.status == 1)
         #expect(
             result.output.contains(
@@ -146,17 +146,17 @@ struct ValidateDescribeCommandTests {
 
     @Test("every path is checked, and the worst result decides the exit code")
     func validateSeveral() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let clean = try files.model("School", ModelFiles.school)
-        let broken = try files.model("Twice", ModelFiles.errors)
-        let result = runTool(["validate", clean, broken])
+        let clean = try files.model("School", ValidateDescribeFiles.school)
+        let broken = try files.model("Twice", ValidateDescribeFiles.errors)
+        let result = ValidateDescribeFiles.run(["validate", clean, broken])
         #expect(result.status == 1)
         #expect(result.output.contains("\(clean): 0 errors, 0 warnings\n"))
         #expect(result.output.contains("\(broken): 1 error, 0 warnings\n"))
 
         let missing = files.folder.appendingPathComponent("Missing.xcdatamodel").path
-        let withMissing = runTool(["validate", broken, missing])
+        let withMissing = ValidateDescribeFiles.run(["validate", broken, missing])
         #expect(withMissing.status == 2)
         #expect(withMissing.output.contains("\(broken): 1 error"))
         #expect(withMissing.errors.hasPrefix(missing))
@@ -164,11 +164,11 @@ struct ValidateDescribeCommandTests {
 
     @Test("malformed XML exits 2 with path:line:column on standard error")
     func validateMalformed() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
         let path = try files.file(
             "contents", "<?xml version=\"1.0\"?>\n<model>\n  <entity name=\"A\">\n</model>\n")
-        let result = runTool(["validate", path])
+        let result = ValidateDescribeFiles.run(["validate", path])
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(result.errors.hasPrefix("\(path):4:"))
@@ -177,24 +177,26 @@ struct ValidateDescribeCommandTests {
 
     @Test("a missing or empty file exits 2")
     func validateUnreadable() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let missing = runTool(["validate", files.folder.appendingPathComponent("none").path])
+        let missing = ValidateDescribeFiles.run([
+            "validate", files.folder.appendingPathComponent("none").path,
+        ])
         #expect(missing.status == 2)
         #expect(missing.errors.contains("error:"))
         let empty = try files.file("contents", "")
-        let emptyResult = runTool(["validate", empty])
+        let emptyResult = ValidateDescribeFiles.run(["validate", empty])
         #expect(emptyResult.status == 2)
         #expect(emptyResult.errors.hasPrefix(empty))
     }
 
     @Test("--format json reports every diagnostic with its fields and a summary")
     func validateJSON() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("Tree", ModelFiles.warnings)
+        let path = try files.model("Tree", ValidateDescribeFiles.warnings)
         let bad = try files.file("bad", "<model><entity></model>")
-        let result = runTool(["validate", "--format", "json", path, bad])
+        let result = ValidateDescribeFiles.run(["validate", "--format", "json", path, bad])
         #expect(result.status == 2)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -225,10 +227,10 @@ struct ValidateDescribeCommandTests {
 
     @Test("--format=json with a clean model has an empty diagnostics list")
     func validateJSONClean() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("School", ModelFiles.school)
-        let result = runTool(["validate", "--format=json", path])
+        let path = try files.model("School", ValidateDescribeFiles.school)
+        let result = ValidateDescribeFiles.run(["validate", "--format=json", path])
         #expect(result.status == 0)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -245,7 +247,7 @@ struct ValidateDescribeCommandTests {
             ["describe", "--hashes", "a"],
         ])
     func usageErrors(_ arguments: [String]) {
-        let result = runTool(arguments)
+        let result = ValidateDescribeFiles.run(arguments)
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         let lines = result.errors.split(separator: "\n")
@@ -256,7 +258,7 @@ struct ValidateDescribeCommandTests {
 
     @Test("--help explains each command and exits 0", arguments: ["validate", "describe"])
     func help(_ command: String) {
-        let result = runTool([command, "--help"])
+        let result = ValidateDescribeFiles.run([command, "--help"])
         #expect(result.status == 0)
         #expect(result.output.contains("USAGE: objectgraph \(command)"))
         #expect(result.output.contains("EXIT STATUS"))
@@ -264,7 +266,7 @@ struct ValidateDescribeCommandTests {
 
     @Test("the tool's help lists both commands")
     func toolHelp() {
-        let result = runTool(["--help"])
+        let result = ValidateDescribeFiles.run(["--help"])
         #expect(result.status == 0)
         #expect(result.output.contains("  validate "))
         #expect(result.output.contains("  describe "))
@@ -274,10 +276,10 @@ struct ValidateDescribeCommandTests {
 
     @Test("describe summarizes entities, properties, constraints, templates and configurations")
     func describeSummary() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("School", ModelFiles.school)
-        let result = runTool(["describe", path])
+        let path = try files.model("School", ValidateDescribeFiles.school)
+        let result = ValidateDescribeFiles.run(["describe", path])
         #expect(result.status == 0)
         let text = result.output
         #expect(text.hasPrefix("\(path): 3 entities, 1 fetch request template, 1 configuration\n"))
@@ -298,10 +300,10 @@ struct ValidateDescribeCommandTests {
 
     @Test("describe --version-hashes prints sorted name<TAB>base64 lines")
     func describeVersionHashes() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let path = try files.model("School", ModelFiles.school)
-        let result = runTool(["describe", "--version-hashes", path])
+        let path = try files.model("School", ValidateDescribeFiles.school)
+        let result = ValidateDescribeFiles.run(["describe", "--version-hashes", path])
         #expect(result.status == 0)
         let model = try EntityModel(contentsOf: URL(fileURLWithPath: path))
         let expected = model.entityVersionHashes.sorted { $0.key < $1.key }
@@ -320,10 +322,10 @@ struct ValidateDescribeCommandTests {
 
     @Test("describe of an unreadable model exits 2 with its location")
     func describeUnreadable() throws {
-        let files = try ModelFiles()
+        let files = try ValidateDescribeFiles()
         defer { files.remove() }
         let path = try files.file("contents", "<model>\n<entity name=\"A\">\n</model>")
-        let result = runTool(["describe", path])
+        let result = ValidateDescribeFiles.run(["describe", path])
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(result.errors.hasPrefix("\(path):3:"))
@@ -343,10 +345,10 @@ struct ValidateDescribeCommandTests {
         try #require(!bundles.isEmpty)
         for bundle in bundles {
             let path = Self.samples.appendingPathComponent(bundle).path
-            let result = runTool(["validate", path])
+            let result = ValidateDescribeFiles.run(["validate", path])
             #expect(result.status == 0, "\(result.output)\(result.errors)")
             #expect(result.output.hasSuffix("\(path): 0 errors, 0 warnings\n"))
-            let described = runTool(["describe", path])
+            let described = ValidateDescribeFiles.run(["describe", path])
             #expect(described.status == 0)
             #expect(described.output.contains("Entity "))
         }

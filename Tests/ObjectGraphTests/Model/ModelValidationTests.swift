@@ -3,7 +3,7 @@ import ObjectGraph
 import Testing
 
 /// One rule that must fire: the model, and the diagnostic expected in what `validate()` returns.
-struct RuleCase: Sendable, CustomTestStringConvertible {
+struct ValidationRuleCase: Sendable, CustomTestStringConvertible {
     let ruleID: String
     let severity: Diagnostic.Severity
     let entity: String?
@@ -30,7 +30,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
 }
 
 /// A few building blocks for small models.
-enum Build {
+enum ValidationFixture {
     static func entity(
         _ name: String, parent: String? = nil, _ attributes: [Attribute] = [],
         _ relationships: [Relationship] = [], configure: (inout Entity) -> Void = { _ in }
@@ -78,21 +78,21 @@ enum Build {
 struct ModelValidationTests {
     /// A school-like model using every kind of element, correctly.
     static var cleanModel: EntityModel {
-        var person = Build.entity(
+        var person = ValidationFixture.entity(
             "Person",
             [
                 Attribute("name", type: .string, isOptional: false),
-                Build.attribute("age", .integer16) {
+                ValidationFixture.attribute("age", .integer16) {
                     $0.defaultValueString = "0"
                     $0.minValueString = "0"
                     $0.maxValueString = "150"
                 },
-                Build.attribute("email", .string) {
+                ValidationFixture.attribute("email", .string) {
                     $0.regularExpression = #"\A[^@]+@([^@\.]+\.)+[^@\.]+\z"#
                     $0.minValueString = "3"
                     $0.maxValueString = "254"
                 },
-                Build.attribute("born", .date) {
+                ValidationFixture.attribute("born", .date) {
                     $0.defaultDateTimeInterval = 0
                     $0.minValueString = "2001-01-01 00:00:00"
                     $0.minDateTimeInterval = -3_000_000_000
@@ -104,14 +104,16 @@ struct ModelValidationTests {
                 Attribute("photo", type: .binary),
                 Attribute("tags", type: .transformable, defaultValueString: ""),
                 Attribute("scratch", type: .undefined, isTransient: true),
-                Build.attribute("courseCount", .integer64) {
+                ValidationFixture.attribute("courseCount", .integer64) {
                     $0.isDerived = true
                     $0.derivationExpression = "courses.@count"
                 },
             ],
             [
-                Build.relationship("courses", to: "Course", toMany: true, inverse: "members"),
-                Build.relationship("friends", to: "Person", toMany: true, inverse: "friends"),
+                ValidationFixture.relationship(
+                    "courses", to: "Course", toMany: true, inverse: "members"),
+                ValidationFixture.relationship(
+                    "friends", to: "Person", toMany: true, inverse: "friends"),
             ]
         ) {
             $0.isAbstract = true
@@ -120,11 +122,11 @@ struct ModelValidationTests {
             ]
         }
         person.uniquenessConstraints = [["id"]]
-        let student = Build.entity(
+        let student = ValidationFixture.entity(
             "Student", parent: "Person",
             [Attribute("studentNumber", type: .integer32)],
             [
-                Build.relationship("advisor", to: "Teacher", inverse: "advisees") {
+                ValidationFixture.relationship("advisor", to: "Teacher", inverse: "advisees") {
                     $0.minCountString = "1"  // optional to-one with minCount 1: normal
                 }
             ]
@@ -132,22 +134,28 @@ struct ModelValidationTests {
             $0.uniquenessConstraints = [["studentNumber"], ["name", "advisor"]]
             $0.compoundIndexes = [["studentNumber", "name"]]
         }
-        let teacher = Build.entity(
+        let teacher = ValidationFixture.entity(
             "Teacher", parent: "Person", [],
             [
-                Build.relationship("advisees", to: "Student", toMany: true, inverse: "advisor") {
+                ValidationFixture.relationship(
+                    "advisees", to: "Student", toMany: true, inverse: "advisor"
+                ) {
                     $0.isOptional = false  // required to-many with minCount 0: fine
                 }
             ])
-        var course = Build.entity(
+        var course = ValidationFixture.entity(
             "Course", [Attribute("title", type: .string)],
-            [Build.relationship("members", to: "Person", toMany: true, inverse: "courses")])
+            [
+                ValidationFixture.relationship(
+                    "members", to: "Person", toMany: true, inverse: "courses")
+            ])
         course.fetchedProperties = [
             FetchedProperty(
                 "popular",
                 fetchRequest: FetchTemplate("fetchedPropertyFetchRequest", entity: "Course"))
         ]
-        let unused = Build.entity("Archive") { $0.isAbstract = true }  // abstract, no subentities
+        // An abstract entity without subentities is fine.
+        let unused = ValidationFixture.entity("Archive") { $0.isAbstract = true }
         return EntityModel(
             entities: [person, student, teacher, course, unused],
             fetchTemplates: [
@@ -175,115 +183,127 @@ struct ModelValidationTests {
                 == "error: entity 'A' is declared more than once [duplicate-entity]")
     }
 
-    static let ruleCases: [RuleCase] = [
-        RuleCase("duplicate-entity", .error, entity: "A", [Entity("A"), Entity("A")]),
-        RuleCase(
+    static let ruleCases: [ValidationRuleCase] = [
+        ValidationRuleCase("duplicate-entity", .error, entity: "A", [Entity("A"), Entity("A")]),
+        ValidationRuleCase(
             "invalid-name", .error, entity: "My Entity", message: "may contain only",
             [Entity("My Entity")]),
-        RuleCase("invalid-name", .error, entity: "", message: "is empty", [Entity("")]),
-        RuleCase(
+        ValidationRuleCase("invalid-name", .error, entity: "", message: "is empty", [Entity("")]),
+        ValidationRuleCase(
             "invalid-name", .error, entity: "E", property: "first name",
-            Build.one(Attribute("first name", type: .string))),
-        RuleCase(
+            ValidationFixture.one(Attribute("first name", type: .string))),
+        ValidationRuleCase(
             "invalid-name", .error, entity: "E", property: "1st", message: "must begin",
-            Build.one(Attribute("1st", type: .string))),
-        RuleCase("entity-name-case", .warning, entity: "person", [Entity("person")]),
-        RuleCase(
+            ValidationFixture.one(Attribute("1st", type: .string))),
+        ValidationRuleCase("entity-name-case", .warning, entity: "person", [Entity("person")]),
+        ValidationRuleCase(
             "unknown-parent-entity", .error, entity: "B", message: "'Nope'",
             [Entity("B", parent: "Nope")]),
-        RuleCase(
+        ValidationRuleCase(
             "inheritance-cycle", .error, entity: "A", message: "A -> B -> A",
             [Entity("A", parent: "B"), Entity("B", parent: "A")]),
-        RuleCase(
+        ValidationRuleCase(
             "inheritance-cycle", .error, entity: "Self", [Entity("Self", parent: "Self")]),
-        RuleCase(
+        ValidationRuleCase(
             "duplicate-property", .error, entity: "E", property: "name",
             [
-                Build.entity(
+                ValidationFixture.entity(
                     "E", [Attribute("name", type: .string)],
                     [Relationship("name", destination: "E")])
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "redeclared-property", .error, entity: "Student", property: "name",
             message: "inherited from entity 'Person'",
             [
-                Build.entity("Person", [Attribute("name", type: .string)]),
-                Build.entity("Student", parent: "Person", [Attribute("name", type: .string)]),
+                ValidationFixture.entity("Person", [Attribute("name", type: .string)]),
+                ValidationFixture.entity(
+                    "Student", parent: "Person", [Attribute("name", type: .string)]),
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "property-name-case", .warning, entity: "E", property: "Name",
-            Build.one(Attribute("Name", type: .string))),
-        RuleCase(
+            ValidationFixture.one(Attribute("Name", type: .string))),
+        ValidationRuleCase(
             "reserved-name", .error, entity: "E", property: "description",
-            Build.one(Attribute("description", type: .string))),
-        RuleCase(
+            ValidationFixture.one(Attribute("description", type: .string))),
+        ValidationRuleCase(
             "reserved-name", .error, entity: "E", property: "objectID",
-            Build.one(Attribute("objectID", type: .string))),
-        RuleCase(
+            ValidationFixture.one(Attribute("objectID", type: .string))),
+        ValidationRuleCase(
             "shadowing-name", .warning, entity: "E", property: "deleted",
-            Build.one(Attribute("deleted", type: .boolean))),
-        RuleCase(
+            ValidationFixture.one(Attribute("deleted", type: .boolean))),
+        ValidationRuleCase(
             "unknown-destination-entity", .error, entity: "A", property: "b", message: "'Ghost'",
-            [Build.entity("A", [], [Relationship("b", destination: "Ghost", inverse: "a")])]),
-        RuleCase(
+            [
+                ValidationFixture.entity(
+                    "A", [], [Relationship("b", destination: "Ghost", inverse: "a")])
+            ]),
+        ValidationRuleCase(
             "missing-inverse", .warning, entity: "A", property: "b",
-            [Build.entity("A", [], [Relationship("b", destination: "B")]), Entity("B")]),
-        RuleCase(
+            [ValidationFixture.entity("A", [], [Relationship("b", destination: "B")]), Entity("B")]),
+        ValidationRuleCase(
             "unknown-inverse", .error, entity: "A", property: "b", message: "'nothing'",
             [
-                Build.entity("A", [], [Relationship("b", destination: "B", inverse: "nothing")]),
+                ValidationFixture.entity(
+                    "A", [], [Relationship("b", destination: "B", inverse: "nothing")]),
                 Entity("B"),
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "asymmetric-inverse", .error, entity: "A", property: "b", message: "whose inverse is",
             [
-                Build.entity("A", [], [Relationship("b", destination: "B", inverse: "a")]),
-                Build.entity("B", [], [Relationship("a", destination: "A", inverse: "other")]),
+                ValidationFixture.entity(
+                    "A", [], [Relationship("b", destination: "B", inverse: "a")]),
+                ValidationFixture.entity(
+                    "B", [], [Relationship("a", destination: "A", inverse: "other")]),
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "asymmetric-inverse", .error, entity: "Teacher", property: "courses",
             message: "whose destination is 'Student'",
             [
                 Entity("Person"),
-                Build.entity(
+                ValidationFixture.entity(
                     "Teacher", parent: "Person", [],
                     [
                         Relationship(
                             "courses", destination: "Course", toMany: true, inverse: "people")
                     ]),
-                Build.entity(
+                ValidationFixture.entity(
                     "Student", parent: "Person", [],
                     [
                         Relationship(
                             "courses", destination: "Course", toMany: true, inverse: "people")
                     ]),
-                Build.entity(
+                ValidationFixture.entity(
                     "Course", [],
                     [
                         Relationship(
                             "people", destination: "Student", toMany: true, inverse: "courses")
                     ]),
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "inverse-entity-mismatch", .error, entity: "A", property: "b", message: "'C'",
             [
-                Build.entity(
+                ValidationFixture.entity(
                     "A", [],
-                    [Build.relationship("b", to: "B", inverse: "a") { $0.inverseEntityName = "C" }]),
-                Build.entity("B", [], [Relationship("a", destination: "A", inverse: "b")]),
+                    [
+                        ValidationFixture.relationship("b", to: "B", inverse: "a") {
+                            $0.inverseEntityName = "C"
+                        }
+                    ]),
+                ValidationFixture.entity(
+                    "B", [], [Relationship("a", destination: "A", inverse: "b")]),
                 Entity("C"),
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "invalid-count", .warning, entity: "B", property: "items", message: "'lots'",
-            Build.pair().map { entity in
+            ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "B" { entity.relationships[0].maxCountString = "lots" }
                 return entity
             }),
-        RuleCase(
+        ValidationRuleCase(
             "min-count-greater-than-max-count", .error, entity: "B", property: "items",
             message: "minimum count 5 greater than its maximum count 3",
-            Build.pair().map { entity in
+            ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "B" {
                     entity.relationships[0].minCountString = "5"
@@ -291,211 +311,222 @@ struct ModelValidationTests {
                 }
                 return entity
             }),
-        RuleCase(
+        ValidationRuleCase(
             "ordered-to-one", .warning, entity: "A", property: "b",
-            Build.pair().map { entity in
+            ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "A" { entity.relationships[0].isOrdered = true }
                 return entity
             }),
-        RuleCase(
+        ValidationRuleCase(
             "to-one-max-count", .warning, entity: "A", property: "b", message: "'2'",
-            Build.pair().map { entity in
+            ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "A" { entity.relationships[0].maxCountString = "2" }
                 return entity
             }),
-        RuleCase(
+        ValidationRuleCase(
             "unknown-delete-rule", .warning, entity: "A", property: "b", message: "'Explode'",
-            Build.pair().map { entity in
+            ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "A" { entity.relationships[0].unknownDeleteRule = "Explode" }
                 return entity
             }),
-        RuleCase(
+        ValidationRuleCase(
             "unknown-attribute-type", .error, entity: "E", property: "x", message: "'string'",
-            Build.one(Attribute("x", type: .unknown("string")))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .unknown("string")))),
+        ValidationRuleCase(
             "missing-attribute-type", .error, entity: "E", property: "x",
-            Build.one(Attribute("x", type: .undefined))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .undefined))),
+        ValidationRuleCase(
             "unknown-composite", .error, entity: "E", property: "x", message: "'Address'",
-            Build.one(Build.attribute("x", .composite) { $0.compositeName = "Address" })),
-        RuleCase(
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .composite) { $0.compositeName = "Address" })),
+        ValidationRuleCase(
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "Core Data reads it as 0",
-            Build.one(Attribute("x", type: .integer16, defaultValueString: "0.0"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .integer16, defaultValueString: "0.0"))),
+        ValidationRuleCase(
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "reads it as 0",
-            Build.one(Attribute("x", type: .integer64, defaultValueString: "NO"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .integer64, defaultValueString: "NO"))),
+        ValidationRuleCase(
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "reads it as YES",
-            Build.one(Attribute("x", type: .boolean, defaultValueString: "100"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .boolean, defaultValueString: "100"))),
+        ValidationRuleCase(
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "reads it as NO",
-            Build.one(Attribute("x", type: .boolean, defaultValueString: "0"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .boolean, defaultValueString: "0"))),
+        ValidationRuleCase(
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "uses defaultDateTimeInterval 284000000",
-            Build.one(
-                Build.attribute("x", .date) {
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .date) {
                     $0.defaultValueString = "January 1, 2010"
                     $0.defaultDateTimeInterval = 284_000_000
                 })),
-        RuleCase(
+        ValidationRuleCase(
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "reads it as 283996800 (2010-01-01T00:00:00Z)",
-            Build.one(
-                Build.attribute("x", .date) { $0.defaultValueString = "283996800" })
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .date) { $0.defaultValueString = "283996800" })
         ),
-        RuleCase(
+        ValidationRuleCase(
             "lenient-default-value", .warning, entity: "E", property: "x",
             message: "reads it as 0",
-            Build.one(Attribute("x", type: .integer32, defaultValueString: "many"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .integer32, defaultValueString: "many"))),
+        ValidationRuleCase(
             "ignored-default-value", .warning, entity: "E", property: "x", message: "'empy'",
-            Build.one(Attribute("x", type: .uuid, defaultValueString: "empy"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .uuid, defaultValueString: "empy"))),
+        ValidationRuleCase(
             "ignored-default-value", .warning, entity: "E", property: "x",
             message: "cannot be read as a Date",
-            Build.one(Attribute("x", type: .date, defaultValueString: "January 1, 2010"))),
-        RuleCase(
+            ValidationFixture.one(
+                Attribute("x", type: .date, defaultValueString: "January 1, 2010"))),
+        ValidationRuleCase(
             "ignored-default-value", .warning, entity: "E", property: "x",
             message: "cannot be read as a Binary",
-            Build.one(Attribute("x", type: .binary, defaultValueString: "many"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .binary, defaultValueString: "many"))),
+        ValidationRuleCase(
             "default-value-out-of-range", .error, entity: "E", property: "x",
             message: "-32768...32767",
-            Build.one(Attribute("x", type: .integer16, defaultValueString: "70000"))),
-        RuleCase(
+            ValidationFixture.one(Attribute("x", type: .integer16, defaultValueString: "70000"))),
+        ValidationRuleCase(
             "default-value-out-of-range", .error, entity: "E", property: "x",
-            Build.one(
+            ValidationFixture.one(
                 Attribute("x", type: .integer64, defaultValueString: "99999999999999999999"))),
-        RuleCase(
+        ValidationRuleCase(
             "default-outside-min-max", .warning, entity: "E", property: "x", message: "10...20",
-            Build.one(
-                Build.attribute("x", .integer32) {
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .integer32) {
                     $0.defaultValueString = "5"
                     $0.minValueString = "10"
                     $0.maxValueString = "20"
                 })),
-        RuleCase(
+        ValidationRuleCase(
             "invalid-min-max", .warning, entity: "E", property: "x", message: "'low'",
-            Build.one(Build.attribute("x", .double) { $0.minValueString = "low" })),
-        RuleCase(
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .double) { $0.minValueString = "low" })),
+        ValidationRuleCase(
             "invalid-min-max", .warning, entity: "E", property: "x", message: "'-1'",
-            Build.one(Build.attribute("x", .string) { $0.maxValueString = "-1" })),
-        RuleCase(
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .string) { $0.maxValueString = "-1" })),
+        ValidationRuleCase(
             "invalid-min-max", .warning, entity: "E", property: "x", message: "minDateTimeInterval",
-            Build.one(Build.attribute("x", .date) { $0.minValueString = "12/4/2013" })),
-        RuleCase(
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .date) { $0.minValueString = "12/4/2013" })),
+        ValidationRuleCase(
             "min-greater-than-max", .error, entity: "E", property: "x",
             message: "minimum value 10 of 'E.x' is greater than its maximum value 2",
-            Build.one(
-                Build.attribute("x", .float) {
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .float) {
                     $0.minValueString = "10"
                     $0.maxValueString = "2"
                 })),
-        RuleCase(
+        ValidationRuleCase(
             "min-greater-than-max", .error, entity: "E", property: "x",
             message: "minimum length 8",
-            Build.one(
-                Build.attribute("x", .string) {
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .string) {
                     $0.minValueString = "8"
                     $0.maxValueString = "4"
                 })),
-        RuleCase(
+        ValidationRuleCase(
             "min-greater-than-max", .error, entity: "E", property: "x", message: "minimum date",
-            Build.one(
-                Build.attribute("x", .date) {
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .date) {
                     $0.minDateTimeInterval = 100
                     $0.maxDateTimeInterval = -100
                 })),
-        RuleCase(
+        ValidationRuleCase(
             "invalid-regular-expression", .error, entity: "E", property: "x", message: "'[a-'",
-            Build.one(Build.attribute("x", .string) { $0.regularExpression = "[a-" })),
-        RuleCase(
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .string) { $0.regularExpression = "[a-" })),
+        ValidationRuleCase(
             "missing-derivation-expression", .error, entity: "E", property: "x",
-            Build.one(Build.attribute("x", .integer64) { $0.isDerived = true })),
-        RuleCase(
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .integer64) { $0.isDerived = true })),
+        ValidationRuleCase(
             "unknown-constraint-property", .error, entity: "E", property: "code",
             message: "uniqueness constraint (code)",
-            [Build.entity("E") { $0.uniquenessConstraints = [["code"]] }]),
-        RuleCase(
+            [ValidationFixture.entity("E") { $0.uniquenessConstraints = [["code"]] }]),
+        ValidationRuleCase(
             "invalid-constraint-property", .error, entity: "B", property: "items",
             message: "a to-many relationship",
-            Build.pair().map { entity in
+            ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "B" { entity.uniquenessConstraints = [["items"]] }
                 return entity
             }),
-        RuleCase(
+        ValidationRuleCase(
             "invalid-constraint-property", .error, entity: "E", property: "x",
             message: "a transient attribute",
             [
-                Build.entity("E", [Attribute("x", type: .string, isTransient: true)]) {
+                ValidationFixture.entity("E", [Attribute("x", type: .string, isTransient: true)]) {
                     $0.uniquenessConstraints = [["x"]]
                 }
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "unknown-index-property", .error, entity: "E", property: "code",
             message: "fetch index 'byCode'",
             [
-                Build.entity("E") {
+                ValidationFixture.entity("E") {
                     $0.fetchIndexes = [FetchIndex("byCode", elements: [.init(property: "code")])]
                 }
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "unknown-index-property", .error, entity: "E", property: "code",
             message: "compound index (code)",
-            [Build.entity("E") { $0.compoundIndexes = [["code"]] }]),
-        RuleCase(
+            [ValidationFixture.entity("E") { $0.compoundIndexes = [["code"]] }]),
+        ValidationRuleCase(
             "invalid-index-property", .error, entity: "B", property: "items",
             message: "a to-many relationship",
-            Build.pair().map { entity in
+            ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "B" {
                     entity.fetchIndexes = [FetchIndex("i", elements: [.init(property: "items")])]
                 }
                 return entity
             }),
-        RuleCase(
+        ValidationRuleCase(
             "empty-index", .warning, entity: "E", message: "'nothing'",
-            [Build.entity("E") { $0.fetchIndexes = [FetchIndex("nothing", elements: [])] }]),
-        RuleCase(
+            [
+                ValidationFixture.entity("E") {
+                    $0.fetchIndexes = [FetchIndex("nothing", elements: [])]
+                }
+            ]),
+        ValidationRuleCase(
             "duplicate-fetch-template", .error, entity: nil, message: "'all'", [Entity("E")],
             templates: [FetchTemplate("all", entity: "E"), FetchTemplate("all", entity: "E")]),
-        RuleCase(
+        ValidationRuleCase(
             "unknown-fetch-entity", .error, entity: "Ghost", message: "'Ghost'", [Entity("E")],
             templates: [FetchTemplate("all", entity: "Ghost")]),
-        RuleCase(
+        ValidationRuleCase(
             "unknown-fetch-entity", .error, entity: "E", property: "related", message: "'Ghost'",
             [
-                Build.entity("E") {
+                ValidationFixture.entity("E") {
                     $0.fetchedProperties = [
                         FetchedProperty(
                             "related", fetchRequest: FetchTemplate("f", entity: "Ghost"))
                     ]
                 }
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "duplicate-configuration", .error, entity: nil, message: "'Cloud'", [Entity("E")],
             configurations: [
                 Configuration("Cloud", entities: []), Configuration("Cloud", entities: []),
             ]),
-        RuleCase(
+        ValidationRuleCase(
             "unknown-configuration-entity", .error, entity: "Ghost", message: "'Ghost'",
             [Entity("E")], configurations: [Configuration("Local", entities: ["E", "Ghost"])]),
-        RuleCase(
+        ValidationRuleCase(
             "duplicate-configuration-entity", .warning, entity: "E", message: "twice",
             [Entity("E")], configurations: [Configuration("Local", entities: ["E", "E"])]),
     ]
 
     @Test("each rule fires with its id, severity, entity and property", arguments: ruleCases)
-    func ruleFires(_ rule: RuleCase) throws {
+    func ruleFires(_ rule: ValidationRuleCase) throws {
         let diagnostics = rule.model.validate()
         let diagnostic = try #require(
             diagnostics.first {
@@ -531,7 +562,7 @@ struct ModelValidationTests {
     @Test("values real models rely on are accepted without diagnostics")
     func acceptedShapes() {
         let model = EntityModel(entities: [
-            Build.entity(
+            ValidationFixture.entity(
                 "E",
                 [
                     Attribute("count", type: .integer32, defaultValueString: "-12"),
@@ -545,11 +576,13 @@ struct ModelValidationTests {
                         defaultValueString: "F0E6C6B0-3D5C-4E0A-9B1E-000000000001"),
                 ],
                 [
-                    Build.relationship("parent", to: "E", inverse: "children") {
+                    ValidationFixture.relationship("parent", to: "E", inverse: "children") {
                         $0.minCountString = "1"
                         $0.maxCountString = "1"
                     },
-                    Build.relationship("children", to: "E", toMany: true, inverse: "parent") {
+                    ValidationFixture.relationship(
+                        "children", to: "E", toMany: true, inverse: "parent"
+                    ) {
                         $0.minCountString = "1"
                         $0.maxCountString = "10"
                     },
@@ -561,10 +594,10 @@ struct ModelValidationTests {
     @Test("an inverse declared on the destination's parent is found")
     func inheritedInverse() {
         let model = EntityModel(entities: [
-            Build.entity(
+            ValidationFixture.entity(
                 "Person", [], [Relationship("school", destination: "School", inverse: "people")]),
             Entity("Student", parent: "Person"),
-            Build.entity(
+            ValidationFixture.entity(
                 "School", [],
                 [Relationship("people", destination: "Student", toMany: true, inverse: "school")]),
         ])
