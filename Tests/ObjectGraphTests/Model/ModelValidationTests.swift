@@ -542,8 +542,12 @@ struct ModelValidationTests {
 
     @Test("every documented rule id has a case above")
     func everyRuleIsCovered() throws {
-        let documented = try Self.documentedRuleIDs()
+        let severities = try Self.documentedSeverities()
+        let documented = Set(severities.keys)
         let covered = Set(Self.ruleCases.map(\.ruleID))
+        for rule in Self.ruleCases {
+            #expect(severities[rule.ruleID] == rule.severity.rawValue, "\(rule.ruleID)")
+        }
         // These two go through the predicate parser's hook, which lands with issue 3.
         let awaitingParser: Set<String> = ["invalid-predicate", "invalid-derivation-expression"]
         #expect(documented.subtracting(covered).subtracting(awaitingParser).isEmpty)
@@ -617,18 +621,19 @@ struct ModelValidationTests {
         #expect(diagnostics.dropFirst().map(\.ruleID) == ["duplicate-entity"])
     }
 
-    /// The rule ids listed in `Docs/ValidationRules.md`.
-    static func documentedRuleIDs() throws -> Set<String> {
+    /// The rule ids listed in `Docs/ValidationRules.md`, with their documented severity.
+    static func documentedSeverities() throws -> [String: String] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let text = try String(
             contentsOf: root.appendingPathComponent("Docs/ValidationRules.md"), encoding: .utf8)
-        var ids: Set<String> = []
+        var severities: [String: String] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {
-            let cells = line.split(separator: "`")
-            if cells.count >= 2 { ids.insert(String(cells[1])) }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2 else { continue }
+            severities[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[1]
         }
-        return ids
+        return severities
     }
 }
 
