@@ -162,6 +162,37 @@ struct ValidateDescribeCommandTests {
         #expect(withMissing.errors.hasPrefix(missing))
     }
 
+    @Test("--all-versions checks every version of a bundle")
+    func validateAllVersions() throws {
+        let files = try ValidateDescribeFiles()
+        defer { files.remove() }
+        let bundle = files.folder.appendingPathComponent("Tree.xcdatamodeld")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let old = try files.model("Tree.xcdatamodeld/Tree", ValidateDescribeFiles.errors)
+        let new = try files.model("Tree.xcdatamodeld/Tree 2", ValidateDescribeFiles.school)
+        let current = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" \
+            "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+                <key>_XCCurrentVersionName</key>
+                <string>Tree 2.xcdatamodel</string>
+            </dict>
+            </plist>
+            """
+        try Data(current.utf8).write(to: bundle.appendingPathComponent(".xccurrentversion"))
+
+        let currentOnly = ValidateDescribeFiles.run(["validate", bundle.path])
+        #expect(currentOnly.status == 0)
+        #expect(currentOnly.output == "\(bundle.path): 0 errors, 0 warnings\n")
+
+        let every = ValidateDescribeFiles.run(["validate", "--all-versions", bundle.path])
+        #expect(every.status == 1)
+        #expect(every.output.contains("\(old): 1 error, 0 warnings\n"))
+        #expect(every.output.contains("\(new): 0 errors, 0 warnings\n"))
+    }
+
     @Test("malformed XML exits 2 with path:line:column on standard error")
     func validateMalformed() throws {
         let files = try ValidateDescribeFiles()

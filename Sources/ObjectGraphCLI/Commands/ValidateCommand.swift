@@ -15,7 +15,8 @@ struct ValidateCommand: Command {
           School.xcdatamodeld: 0 errors, 2 warnings
         Rule ids and what they check: Docs/ValidationRules.md.
 
-        USAGE: objectgraph validate [--format text|json] [--warnings-as-errors] <path> ...
+        USAGE: objectgraph validate [--format text|json] [--warnings-as-errors] [--all-versions]
+                                    <path> ...
 
         ARGUMENTS:
           <path>                  A .xcdatamodeld bundle (its current version), a .xcdatamodel
@@ -24,6 +25,8 @@ struct ValidateCommand: Command {
         OPTIONS:
           --format <format>       text (default) or json.
           --warnings-as-errors    Report warnings as errors (and exit 1 when there are any).
+          --all-versions          For a .xcdatamodeld bundle, check every version, each
+                                  reported as <bundle>/<version>.xcdatamodel.
           -h, --help              Show this help.
 
         JSON FORMAT (--format json): one object,
@@ -52,6 +55,7 @@ struct ValidateCommand: Command {
     struct Options {
         var format = Format.text
         var warningsAsErrors = false
+        var allVersions = false
         var paths: [String] = []
     }
 
@@ -61,7 +65,11 @@ struct ValidateCommand: Command {
         case .success(let parsed): options = parsed
         case .failure(let problem): return usageError(problem.message, io: io)
         }
-        let results = options.paths.map { check($0, warningsAsErrors: options.warningsAsErrors) }
+        let results = options.paths.flatMap { path in
+            targets(for: path, allVersions: options.allVersions).map {
+                check($0, warningsAsErrors: options.warningsAsErrors)
+            }
+        }
         switch options.format {
         case .text: writeText(results, io: io)
         case .json: writeJSON(results, io: io)
@@ -101,6 +109,11 @@ struct ValidateCommand: Command {
                     return .failure(UsageProblem(message: "--warnings-as-errors takes no value"))
                 }
                 options.warningsAsErrors = true
+            case "--all-versions":
+                guard value == nil else {
+                    return .failure(UsageProblem(message: "--all-versions takes no value"))
+                }
+                options.allVersions = true
             case "--format":
                 if value == nil, index < arguments.count {
                     value = arguments[index]
@@ -134,6 +147,16 @@ struct ValidateCommand: Command {
 
         var errorCount: Int { diagnostics.filter { $0.severity == .error }.count }
         var warningCount: Int { diagnostics.filter { $0.severity == .warning }.count }
+    }
+
+    /// The paths to check for one argument: the path itself or, with `--all-versions` on a
+    /// bundle, each version's `.xcdatamodel` folder.
+    static func targets(for path: String, allVersions: Bool) -> [String] {
+        guard allVersions, path.hasSuffix(".xcdatamodeld") || path.hasSuffix(".xcdatamodeld/"),
+            let bundle = try? ModelBundle(contentsOf: URL(fileURLWithPath: path))
+        else { return [path] }  // a bundle that cannot be opened says why when it is loaded
+        let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return bundle.versionNames.map { "\(folder)/\($0).xcdatamodel" }
     }
 
     static func check(_ path: String, warningsAsErrors: Bool) -> ModelCheck {
