@@ -87,9 +87,15 @@ struct DescribeCommand: Command {
         if let version = model.versionIdentifier, !version.isEmpty {
             lines.append("Version identifier: \(version)")
         }
+        var subentities: [String: [String]] = [:]
+        for entity in model.entities {
+            if let parent = entity.parentName {
+                subentities[parent, default: []].append(entity.name)
+            }
+        }
         for entity in model.entities {
             lines.append("")
-            lines += describe(entity, in: model)
+            lines += describe(entity, subentities: subentities[entity.name] ?? [])
         }
         if !model.fetchTemplates.isEmpty {
             lines.append("")
@@ -111,7 +117,7 @@ struct DescribeCommand: Command {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func describe(_ entity: Entity, in model: EntityModel) -> [String] {
+    static func describe(_ entity: Entity, subentities: [String]) -> [String] {
         var title = "Entity \(entity.name)"
         if let parent = entity.parentName { title += " : \(parent)" }
         if entity.isAbstract { title += " (abstract)" }
@@ -119,7 +125,6 @@ struct DescribeCommand: Command {
         if let className = entity.className, className != entity.name {
             lines.append("  class: \(className)")
         }
-        let subentities = model.subentities(of: entity).map(\.name)
         if !subentities.isEmpty {
             lines.append("  subentities: \(subentities.joined(separator: ", "))")
         }

@@ -48,19 +48,36 @@ enum DeclaredProperty {
 extension ModelValidator {
     /// The property named `name` of `entity`, declared on it or inherited (nearest first).
     func inheritedProperty(named name: String, in entity: Entity) -> DeclaredProperty? {
-        for member in model.lineage(of: entity) {
-            if let found = DeclaredProperty.declared(in: member).first(where: { $0.name == name }) {
-                return found
+        firstInLineage(of: entity) { member in
+            if let attribute = member.attribute(named: name) { return .attribute(attribute) }
+            if let relationship = member.relationship(named: name) {
+                return .relationship(relationship)
             }
+            return member.fetchedProperties.first { $0.name == name }.map(DeclaredProperty.fetched)
         }
-        return nil
     }
 
     /// The relationship named `name` of `entity`, declared on it or inherited (nearest first).
     func inheritedRelationship(named name: String, in entity: Entity) -> Relationship? {
-        for member in model.lineage(of: entity) {
-            if let found = member.relationship(named: name) { return found }
+        firstInLineage(of: entity) { $0.relationship(named: name) }
+    }
+
+    /// Whether the entity named `name` is `entity` or one of its ancestors.
+    func isSelfOrAncestor(_ name: String, of entity: Entity) -> Bool {
+        firstInLineage(of: entity) { $0.name == name ? true : nil } ?? false
+    }
+
+    /// The first non-nil `match` walking from `entity` up its parents; stops at a missing parent
+    /// or a cycle. Walks only as far as needed, so shallow answers stay cheap in deep models.
+    func firstInLineage<T>(of entity: Entity, _ match: (Entity) -> T?) -> T? {
+        var current = entity
+        var seen: Set<String> = [entity.name]
+        while true {
+            if let found = match(current) { return found }
+            guard let parent = model.parent(of: current), seen.insert(parent.name).inserted else {
+                return nil
+            }
+            current = parent
         }
-        return nil
     }
 }

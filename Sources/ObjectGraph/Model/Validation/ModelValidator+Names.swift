@@ -27,7 +27,6 @@ extension ModelValidator {
     /// `duplicate-property`, `redeclared-property`, `invalid-name`, `property-name-case`,
     /// `reserved-name` and `shadowing-name` for the properties declared on `entity`.
     mutating func checkPropertyNames(of entity: Entity) {
-        let ancestors = model.lineage(of: entity).dropFirst()
         var seen: Set<String> = []
         for property in DeclaredProperty.declared(in: entity) {
             let name = property.name
@@ -37,9 +36,7 @@ extension ModelValidator {
                     .duplicateProperty,
                     "property '\(name)' is declared more than once in entity '\(entity.name)'",
                     at: location, entity: entity.name, property: name)
-            } else if let ancestor = ancestors.first(where: { ancestor in
-                DeclaredProperty.declared(in: ancestor).contains { $0.name == name }
-            }) {
+            } else if let ancestor = declaringAncestor(of: name, in: entity) {
                 report(
                     .redeclaredProperty,
                     "property '\(name)' of entity '\(entity.name)' redeclares the property "
@@ -73,6 +70,15 @@ extension ModelValidator {
                     at: location, entity: entity.name, property: name)
             }
         }
+    }
+
+    /// The nearest ancestor of `entity` that declares a property named `name`. Only names
+    /// declared by more than one entity are looked up the hierarchy.
+    private func declaringAncestor(of name: String, in entity: Entity) -> Entity? {
+        guard let owners = propertyOwners[name], owners.count > 1,
+            let parent = model.parent(of: entity)
+        else { return nil }
+        return firstInLineage(of: parent) { owners.contains($0.name) ? $0 : nil }
     }
 
     /// Why `name` is not a valid model identifier (ASCII letter or `_`, then letters, digits or

@@ -49,9 +49,8 @@ extension ModelValidator {
                 at: location, entity: entity.name, property: name)
             return
         }
-        let destinationLineage = model.lineage(of: destination).map(\.name)
         if let inverseEntity = relationship.inverseEntityName,
-            !destinationLineage.contains(inverseEntity)
+            !isSelfOrAncestor(inverseEntity, of: destination)
         {
             report(
                 .inverseEntityMismatch,
@@ -67,7 +66,6 @@ extension ModelValidator {
                 at: location, entity: entity.name, property: name)
             return
         }
-        let ownLineage = model.lineage(of: entity).map(\.name)
         if inverse.inverseName != name {
             let pointsTo = inverse.inverseName.map { "'\($0)'" } ?? "nothing"
             report(
@@ -76,7 +74,7 @@ extension ModelValidator {
                     + "'\(destination.name).\(inverseName)', whose inverse is \(pointsTo) "
                     + "instead of '\(name)'",
                 at: location, entity: entity.name, property: name)
-        } else if !ownLineage.contains(inverse.destinationEntityName) {
+        } else if !isSelfOrAncestor(inverse.destinationEntityName, of: entity) {
             report(
                 .asymmetricInverse,
                 "relationship '\(entity.name).\(name)' has inverse "

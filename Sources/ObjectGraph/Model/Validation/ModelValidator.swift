@@ -66,11 +66,9 @@ extension EntityModel {
         var validator = ModelValidator(model: self)
         validator.run()
         // A finding the loader already made (same rule, same place) is not repeated.
-        let fromRules = validator.sortedDiagnostics.filter { diagnostic in
-            !loadDiagnostics.contains {
-                $0.ruleID == diagnostic.ruleID && $0.location == diagnostic.location
-                    && $0.entity == diagnostic.entity && $0.property == diagnostic.property
-            }
+        let loaded = Set(loadDiagnostics.map(ModelValidator.Finding.init))
+        let fromRules = validator.sortedDiagnostics.filter {
+            !loaded.contains(ModelValidator.Finding($0))
         }
         return loadDiagnostics + fromRules
     }
@@ -86,8 +84,30 @@ struct ModelValidator {
     /// The findings so far, in the order the rules made them.
     private(set) var diagnostics: [Diagnostic] = []
 
+    /// The loader's findings by rule id and place, for ``loaderReported(_:at:)``.
+    private let loaderMarks: Set<LoaderMark>
+
+    private struct LoaderMark: Hashable {
+        let ruleID: String
+        let location: SourceLocation
+    }
+
+    /// For each property name, the names of the entities declaring it.
+    let propertyOwners: [String: Set<String>]
+
     init(model: EntityModel) {
         self.model = model
+        var owners: [String: Set<String>] = [:]
+        for entity in model.entities {
+            for property in DeclaredProperty.declared(in: entity) {
+                owners[property.name, default: []].insert(entity.name)
+            }
+        }
+        propertyOwners = owners
+        loaderMarks = Set(
+            model.loadDiagnostics.compactMap { diagnostic in
+                diagnostic.location.map { LoaderMark(ruleID: diagnostic.ruleID, location: $0) }
+            })
     }
 
     /// Runs all rule families.
@@ -121,11 +141,26 @@ struct ModelValidator {
                 property: property))
     }
 
+    /// What makes two diagnostics the same finding: rule, place, entity and property.
+    struct Finding: Hashable {
+        let ruleID: String
+        let location: SourceLocation?
+        let entity: String?
+        let property: String?
+
+        init(_ diagnostic: Diagnostic) {
+            ruleID = diagnostic.ruleID
+            location = diagnostic.location
+            entity = diagnostic.entity
+            property = diagnostic.property
+        }
+    }
+
     /// Whether the loader reported `ruleID` for the element at `location` (a missing name or
     /// destination), so the rules do not report the same gap again under another id.
     func loaderReported(_ ruleID: String, at location: SourceLocation?) -> Bool {
-        guard location != nil else { return false }
-        return model.loadDiagnostics.contains { $0.ruleID == ruleID && $0.location == location }
+        guard let location else { return false }
+        return loaderMarks.contains(LoaderMark(ruleID: ruleID, location: location))
     }
 
     /// The diagnostics ordered by file position; those without a location keep rule order and
