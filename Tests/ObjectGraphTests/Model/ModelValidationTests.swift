@@ -563,6 +563,22 @@ struct ModelValidationTests {
         #expect(cycles.compactMap(\.entity).sorted() == ["A", "B"])
     }
 
+    @Test("a deep hierarchy: a property redeclared 2,000 levels down names its declarer")
+    func deepHierarchy() {
+        var entities = [Entity("E0", attributes: [Attribute("root", type: .string)])]
+        for level in 1..<2000 {
+            entities.append(
+                Entity(
+                    "E\(level)", parent: "E\(level - 1)",
+                    attributes: [Attribute("a\(level)", type: .string)]))
+        }
+        entities[1999].attributes.append(Attribute("root", type: .string))
+        let diagnostics = EntityModel(entities: entities).validate()
+        #expect(diagnostics.map(\.ruleID) == ["redeclared-property"])
+        #expect(diagnostics.first?.message.contains("from entity 'E0'") == true)
+        #expect(diagnostics.first?.entity == "E1999")
+    }
+
     @Test("values real models rely on are accepted without diagnostics")
     func acceptedShapes() {
         let model = EntityModel(entities: [
