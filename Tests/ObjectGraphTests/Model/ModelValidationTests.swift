@@ -448,6 +448,31 @@ struct ModelValidationTests {
             ValidationFixture.one(
                 ValidationFixture.attribute("x", .integer64) { $0.isDerived = true })),
         ValidationRuleCase(
+            "invalid-derivation-expression", .error, entity: "E", property: "x",
+            message: "does not parse at offset",
+            ValidationFixture.one(
+                ValidationFixture.attribute("x", .integer64) {
+                    $0.isDerived = true
+                    $0.derivationExpression = "chapters.@count +"
+                })),
+        ValidationRuleCase(
+            "invalid-predicate", .error, entity: "E", message: "at offset 7",
+            [Entity("E", attributes: [Attribute("name", type: .string)])],
+            templates: [FetchTemplate("byName", entity: "E", predicate: "name ==")]),
+        ValidationRuleCase(
+            "invalid-predicate", .error, entity: "E", property: "related",
+            message: "fetched property 'E.related' does not parse",
+            [
+                ValidationFixture.entity("E") {
+                    $0.fetchedProperties = [
+                        FetchedProperty(
+                            "related",
+                            fetchRequest: FetchTemplate(
+                                "f", entity: "E", predicate: "$FETCH_SOURCE.id == id AND"))
+                    ]
+                }
+            ]),
+        ValidationRuleCase(
             "unknown-constraint-property", .error, entity: "E", property: "code",
             message: "uniqueness constraint (code)",
             [ValidationFixture.entity("E") { $0.uniquenessConstraints = [["code"]] }]),
@@ -548,9 +573,7 @@ struct ModelValidationTests {
         for rule in Self.ruleCases {
             #expect(severities[rule.ruleID] == rule.severity.rawValue, "\(rule.ruleID)")
         }
-        // These two go through the predicate parser's hook, which lands with issue 3.
-        let awaitingParser: Set<String> = ["invalid-predicate", "invalid-derivation-expression"]
-        #expect(documented.subtracting(covered).subtracting(awaitingParser).isEmpty)
+        #expect(documented.subtracting(covered).isEmpty)
         #expect(covered.isSubset(of: documented))
     }
 

@@ -73,12 +73,3 @@ extension ModelValidator {
         }
     }
 }
-
-/// Where an expression (a derivation such as `chapters.@count`) fails to parse, through
-/// ``predicateSyntaxError(in:)``: the expression is checked as the left side of
-/// `EXPRESSION == nil`, so offsets inside it are unchanged; an offset past its end is reported
-/// as its end.
-func expressionSyntaxError(in expression: String) -> (message: String, offset: Int)? {
-    guard let problem = predicateSyntaxError(in: "\(expression) == nil") else { return nil }
-    return (problem.message, min(problem.offset, expression.count))
-}

@@ -1,0 +1,101 @@
+/// The smallest changes of the graph. Every change goes through these, so each records how to
+/// reverse itself for undo and marks its object as changed.
+extension ManagedContext {
+    /// Runs a public changing call: the outermost call forms one undo group and posts one
+    /// objects-did-change notification.
+    func change<T>(_ body: () throws -> T) rethrows -> T {
+        if changeDepth == 0 { undoManager.beginUndoGrouping() }
+        changeDepth += 1
+        defer {
+            changeDepth -= 1
+            if changeDepth == 0 {
+                undoManager.endUndoGrouping()
+                postObjectsDidChange()
+            }
+        }
+        return try body()
+    }
+
+    /// Replaces the slot at `position` of `object`.
+    func setSlot(_ object: ManagedObject, _ position: Int, _ slot: Slot) {
+        if undoManager.isUndoRegistrationEnabled {
+            let old = object.slots[position]
+            undoManager.register { [weak self, weak object] in
+                guard let self, let object else { return }
+                self.setSlot(object, position, old)
+            }
+        }
+        object.slots[position] = slot
+        touch(object)
+        if !object.insertedFlag { pendingChange.updated.insert(object.objectID) }
+    }
+
+    /// Marks a new object inserted.
+    func markInserted(_ object: ManagedObject) {
+        object.insertedFlag = true
+        touch(object)
+        pendingChange.inserted.insert(object.objectID)
+        undoManager.register { [weak self, weak object] in
+            guard let self, let object else { return }
+            self.unmarkInserted(object)
+        }
+    }
+
+    /// Reverses an insert: an unsaved object leaves the context; a saved one is deleted.
+    func unmarkInserted(_ object: ManagedObject) {
+        if object.insertedFlag {
+            object.insertedFlag = false
+            registry[object.objectID] = nil
+            touched[ObjectIdentifier(object)] = nil
+            pendingChange.deleted.insert(object.objectID)
+            undoManager.register { [weak self, weak object] in
+                guard let self, let object else { return }
+                self.registry[object.objectID] = object
+                object.context = self
+                self.markInserted(object)
+            }
+        } else {
+            markDeleted(object)
+        }
+    }
+
+    /// Marks an object deleted.
+    func markDeleted(_ object: ManagedObject) {
+        guard !object.deletedFlag else { return }
+        object.deletedFlag = true
+        touch(object)
+        pendingChange.deleted.insert(object.objectID)
+        undoManager.register { [weak self, weak object] in
+            guard let self, let object else { return }
+            self.unmarkDeleted(object)
+        }
+    }
+
+    /// Reverses a deletion.
+    func unmarkDeleted(_ object: ManagedObject) {
+        guard object.deletedFlag else { return }
+        object.deletedFlag = false
+        touch(object)
+        pendingChange.inserted.insert(object.objectID)
+        undoManager.register { [weak self, weak object] in
+            guard let self, let object else { return }
+            self.markDeleted(object)
+        }
+    }
+
+    func touch(_ object: ManagedObject) {
+        touched[ObjectIdentifier(object)] = object
+    }
+
+    /// Undoes the last group of changes and posts what changed.
+    public func undo() {
+        undoManager.undo()
+        postObjectsDidChange()
+    }
+
+    /// Redoes the last undone group of changes and posts what changed.
+    public func redo() {
+        undoManager.redo()
+        postObjectsDidChange()
+    }
+}

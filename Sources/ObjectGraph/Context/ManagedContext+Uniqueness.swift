@@ -1,0 +1,108 @@
+/// Uniqueness constraints, checked across the context's objects and the stores' rows.
+extension ManagedContext {
+    func uniquenessProblems(_ objects: [ManagedObject]) -> [ValidationError.Problem] {
+        var checks: [(declaring: EntitySchema, properties: [String])] = []
+        for object in objects {
+            var entity: EntitySchema? = object.schema
+            while let current = entity {
+                for constraint in current.entity.uniquenessConstraints
+                where !checks.contains(where: {
+                    $0.declaring === current && $0.properties == constraint
+                }) {
+                    checks.append((current, constraint))
+                }
+                entity = current.parentIndex.map { schema.entities[$0] }
+            }
+        }
+        var problems: [ValidationError.Problem] = []
+        for (declaring, properties) in checks {
+            problems += problemsFor(declaring: declaring, properties: properties, changed: objects)
+        }
+        return problems
+    }
+
+    private func problemsFor(
+        declaring: EntitySchema, properties: [String], changed: [ManagedObject]
+    ) -> [ValidationError.Problem] {
+        let family = schema.family(of: declaring)
+        let familyIndexes = Set(family.map(\.index))
+        var holders: [[Value]: [ObjectID]] = [:]
+        var live = Set<ObjectID>()
+        for object in registry.values where familyIndexes.contains(object.schema.index) {
+            guard object.state == .loaded else { continue }
+            live.insert(object.objectID)
+            if object.deletedFlag { continue }
+            if let key = constraintKey(object, properties) {
+                holders[key, default: []].append(object.objectID)
+            }
+        }
+        let rows =
+            (try? coordinator.withStores { stores in
+                try stores.flatMap { try $0.rows(ofEntities: familyIndexes) }
+            }) ?? []
+        for row in rows where !live.contains(row.id) {
+            if let key = constraintKey(row, properties) {
+                holders[key, default: []].append(row.id)
+            }
+        }
+        var problems: [ValidationError.Problem] = []
+        for object in changed where familyIndexes.contains(object.schema.index) {
+            guard let key = constraintKey(object, properties),
+                let others = holders[key]?.filter({ $0 != object.objectID }), !others.isEmpty
+            else { continue }
+            let values = key.map(\.description).joined(separator: ", ")
+            problems.append(
+                ValidationError.Problem(
+                    objectID: object.objectID, entity: object.schema.name,
+                    property: properties.joined(separator: ","), rule: .notUnique,
+                    value: key.count == 1 ? key[0] : .null,
+                    message: "(\(values)) for the uniqueness constraint "
+                        + "(\(properties.joined(separator: ", "))) is also held by "
+                        + others.map(\.description).joined(separator: ", ")))
+        }
+        return problems
+    }
+
+    /// The constraint's values for a live object; `nil` when one is nil (never a conflict).
+    private func constraintKey(_ object: ManagedObject, _ properties: [String]) -> [Value]? {
+        var key: [Value] = []
+        for name in properties {
+            guard let position = object.schema.positionByName[name] else { return nil }
+            switch object.slots[position] {
+            case .value(let value):
+                if value == .null { return nil }
+                key.append(value)
+            case .toOne(let target):
+                guard let target else { return nil }
+                key.append(.objectID(target.objectID))
+            case .toOneFault(let id):
+                guard let id else { return nil }
+                key.append(.objectID(id))
+            case .toMany, .toManyFault:
+                return nil
+            }
+        }
+        return key
+    }
+
+    private func constraintKey(_ row: StoreRow, _ properties: [String]) -> [Value]? {
+        let entity = schema.entities[row.entityIndex]
+        var key: [Value] = []
+        for name in properties {
+            guard let position = entity.positionByName[name], position < row.values.count else {
+                return nil
+            }
+            switch row.values[position] {
+            case .value(let value):
+                if value == .null { return nil }
+                key.append(value)
+            case .toOne(let id):
+                guard let id else { return nil }
+                key.append(.objectID(id))
+            case .toMany:
+                return nil
+            }
+        }
+        return key
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+
+/// The scratch pad where objects are inserted, fetched, edited, undone and saved.
+///
+/// A context holds at most one object per ``ObjectID`` (its identity map), tracks what was
+/// inserted, changed and deleted, keeps relationships consistent on both sides as they change,
+/// applies delete rules, records undo, and hands the coordinator one change set on ``save()``.
+///
+/// ```swift
+/// let context = ManagedContext(coordinator: coordinator)
+/// let course = try context.insert("Course")
+/// try course.set("Algebra", for: "title")
+/// try context.save()
+/// ```
+///
+/// A context belongs to the isolation domain that made it and is not `Sendable`; other threads
+/// make their own context on the same coordinator and pass object IDs.
+public final class ManagedContext {
+    /// The coordinator the context saves to and fetches from.
+    public let coordinator: StoreCoordinator
+    /// The undo manager recording this context's changes.
+    public let undoManager = UndoManager()
+    /// A name for debugging and notifications.
+    public var name: String?
+
+    var schema: ModelSchema { coordinator.schema }
+    var registry: [ObjectID: ManagedObject] = [:]
+    /// Objects with a change since the last save (inserted, deleted or edited).
+    var touched: [ObjectIdentifier: ManagedObject] = [:]
+    var classes: ManagedObjectClasses
+    /// How deep public changing calls are nested (an undo group spans the outermost).
+    var changeDepth = 0
+    var observers: [UUID: (ContextNotification) -> Void] = [:]
+    var pendingChange = ContextChange()
+
+    /// Creates a context on `coordinator`.
+    public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
+        self.coordinator = coordinator
+        self.classes = classes
+    }
+
+    deinit {
+        for object in registry.values { object.breakReferences() }
+    }
+
+    // MARK: - State
+
+    /// Every object the context holds.
+    public var registeredObjects: [ManagedObject] { Array(registry.values) }
+    /// Objects inserted and not saved yet.
+    public var insertedObjects: [ManagedObject] { touched.values.filter(\.isInserted) }
+    /// Objects changed and not saved yet (not inserted, not deleted).
+    public var updatedObjects: [ManagedObject] { touched.values.filter(\.isUpdated) }
+    /// Objects deleted and not saved yet (objects inserted and then deleted are not listed).
+    public var deletedObjects: [ManagedObject] {
+        touched.values.filter { $0.deletedFlag && !$0.insertedFlag }
+    }
+    /// Whether anything is unsaved.
+    public var hasChanges: Bool { touched.values.contains { $0.hasUnsavedWork } }
+
+    // MARK: - Inserting
+
+    /// Inserts a new object of the entity named `entityName`, with its default values.
+    /// - Throws: ``ObjectGraphError`` for an unknown or abstract entity.
+    @discardableResult
+    public func insert(_ entityName: String) throws -> ManagedObject {
+        try insert(entityName, as: ManagedObject.self)
+    }
+
+    /// Inserts a new object as the registered subclass `type` (its entity found from the class
+    /// registration, or given as `entityName`).
+    ///
+    /// ```swift
+    /// let student = try context.insert(Student.self)
+    /// ```
+    public func insert<T: ManagedObject>(_ type: T.Type, entity entityName: String? = nil) throws
+        -> T
+    {
+        guard let name = entityName ?? classes.entityName(for: type, in: schema.model) else {
+            throw ObjectGraphError.unsupported(
+                "\(type) is not registered for an entity; pass entity: or register it")
+        }
+        return try insert(name, as: type)
+    }
+
+    private func insert<T: ManagedObject>(_ entityName: String, as type: T.Type) throws -> T {
+        let entity = try schema.requireEntity(named: entityName)
+        guard !entity.entity.isAbstract else { throw ObjectGraphError.abstractEntity(entityName) }
+        let id = ObjectID(entityName: entityName, storeIdentifier: "", key: .temporary(UUID()))
+        let object = makeObject(entity: entity, id: id, isFault: false)
+        guard let typed = object as? T else {
+            throw ObjectGraphError.unsupported(
+                "\(entityName) is registered as \(Swift.type(of: object)), not \(type)")
+        }
+        for position in entity.attributePositions {
+            if case .attribute(let attribute) = entity.properties[position] {
+                object.slots[position] = .value(
+                    (try? attribute.coerce(attribute.defaultValue, entity: entityName)) ?? .null)
+            }
+        }
+        change {
+            registry[id] = object
+            markInserted(object)
+            object.awakeFromInsert()
+        }
+        return typed
+    }
+
+    func makeObject(entity: EntitySchema, id: ObjectID, isFault: Bool) -> ManagedObject {
+        let type = classes.type(for: entity.entity) ?? ManagedObject.self
+        return type.init(ObjectCreation(schema: entity, id: id, context: self, isFault: isFault))
+    }
+
+    // MARK: - Finding objects
+
+    /// The object with `id`: the registered one, or a fault whose values load on first use.
+    /// - Throws: ``ObjectGraphError/unknownEntity(_:)`` when the ID's entity is not in the model.
+    public func object(with id: ObjectID) throws -> ManagedObject {
+        if let object = registry[id] { return object }
+        let entity = try schema.requireEntity(named: id.entityName)
+        let object = makeObject(entity: entity, id: id, isFault: true)
+        registry[id] = object
+        return object
+    }
+
+    /// The object with `id`, loaded: throws when no store has it.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let object = try object(with: id)
+        try object.fulfill()
+        return object
+    }
+
+    /// The object with `id` if the context holds it; never loads anything.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        registry[id]
+    }
+
+    /// Loads a fault's values from its store.
+    func fulfillFault(_ object: ManagedObject) throws {
+        guard object.state == .fault else { return }
+        guard let row = try coordinator.row(for: object.objectID) else {
+            throw ObjectGraphError.objectNotFound(object.objectID)
+        }
+        load(row, into: object)
+        object.awakeFromFetch()
+    }
+
+    /// Fills `object` with `row`'s values and marks them committed.
+    func load(_ row: StoreRow, into object: ManagedObject) {
+        for (position, stored) in row.values.enumerated() where position < object.slots.count {
+            switch stored {
+            case .value(let value): object.slots[position] = .value(value)
+            case .toOne(let id): object.slots[position] = .toOneFault(id)
+            case .toMany(let ids): object.slots[position] = .toManyFault(ids)
+            }
+        }
+        object.version = row.version
+        object.committed = object.slots
+        object.state = .loaded
+    }
+
+    /// The registered object for `row`, loaded with it unless it has unsaved changes.
+    func registeredObject(for row: StoreRow) -> ManagedObject {
+        if let existing = registry[row.id] {
+            if existing.state == .fault {
+                load(row, into: existing)
+                existing.awakeFromFetch()
+            }
+            return existing
+        }
+        let entity = schema.entities[row.entityIndex]
+        let object = makeObject(entity: entity, id: row.id, isFault: false)
+        registry[row.id] = object
+        load(row, into: object)
+        object.awakeFromFetch()
+        return object
+    }
+
+    // MARK: - Discarding changes
+
+    /// Discards every unsaved change: inserted objects leave, deleted ones come back, edited
+    /// ones return to their saved values. Undo history is cleared.
+    public func rollback() {
+        for object in touched.values {
+            if object.insertedFlag {
+                registry[object.objectID] = nil
+                object.breakReferences()
+                object.context = nil
+            } else {
+                object.deletedFlag = false
+                if let committed = object.committed { object.slots = committed }
+            }
+        }
+        touched.removeAll()
+        undoManager.removeAllActions()
+    }
+
+    /// Forgets every object: the context is as new. Objects it held must not be used again.
+    public func reset() {
+        for object in registry.values {
+            object.breakReferences()
+            object.context = nil
+        }
+        registry.removeAll()
+        touched.removeAll()
+        undoManager.removeAllActions()
+    }
+
+    /// Reloads `object` from its store. With `mergeChanges`, unsaved changes are kept on top
+    /// of the store's values; otherwise they are discarded and the object becomes a fault.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        guard object.context === self, !object.insertedFlag else { return }
+        let changed = mergeChanges ? object.changedPositions() : []
+        let kept = changed.map { ($0, object.slots[$0]) }
+        if mergeChanges {
+            guard let row = try coordinator.row(for: object.objectID) else {
+                throw ObjectGraphError.objectNotFound(object.objectID)
+            }
+            load(row, into: object)
+            for (position, slot) in kept { object.slots[position] = slot }
+        } else {
+            object.state = .fault
+            object.committed = nil
+            touched[ObjectIdentifier(object)] = nil
+            object.deletedFlag = false
+        }
+    }
+
+    /// Gives inserted objects their permanent IDs now, before saving.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        let pending = objects.filter { $0.objectID.isTemporary && $0.context === self }
+        guard !pending.isEmpty else { return }
+        try coordinator.withStores { stores in
+            var byRoot: [Int: [ManagedObject]] = [:]
+            for object in pending {
+                byRoot[schema.root(of: object.schema).index, default: []].append(object)
+            }
+            for (rootIndex, group) in byRoot.sorted(by: { $0.key < $1.key }) {
+                let store = try StoreCoordinator.store(
+                    for: schema.entities[rootIndex], in: stores, model: schema.model)
+                let keys = try store.newPrimaryKeys(rootEntity: rootIndex, count: group.count)
+                for (object, key) in zip(group, keys) {
+                    let id = ObjectID(
+                        entityName: object.schema.name,
+                        storeIdentifier: store.description.identifier, key: .permanent(key))
+                    registry[object.objectID] = nil
+                    object.objectID = id
+                    registry[id] = object
+                }
+            }
+        }
+    }
+}
+
+extension ManagedObject {
+    /// Whether the object has something to save.
+    var hasUnsavedWork: Bool {
+        if insertedFlag { return !deletedFlag }
+        return deletedFlag || !changedPositions().isEmpty
+    }
+
+    /// Drops every reference to other objects (so object cycles are freed).
+    func breakReferences() {
+        for index in slots.indices {
+            switch slots[index] {
+            case .toOne, .toOneFault: slots[index] = .toOne(nil)
+            case .toMany, .toManyFault: slots[index] = .toMany([])
+            case .value: break
+            }
+        }
+        committed = nil
+    }
+}

@@ -1,0 +1,344 @@
+import Foundation
+
+/// An object of the graph: an instance of an entity, living in a ``ManagedContext``.
+///
+/// Values are stored per property position. Read them with the subscript or typed getters,
+/// write them with ``set(_:for:)`` (which checks the type and throws, naming entity and
+/// property), and relationships with ``setObject(_:for:)``, ``add(_:to:)`` and
+/// ``remove(_:from:)``; the inverse side is kept in step at once.
+///
+/// ```swift
+/// let student = try context.insert("Student")
+/// try student.set("Ada", for: "name")
+/// let name: String? = student["name"]
+/// try student.add(course, to: "courses")   // course.students now holds student too
+/// ```
+///
+/// Subclass it for typed accessors and lifecycle hooks, and register the class (see
+/// ``ManagedObjectClasses``):
+///
+/// ```swift
+/// final class Student: ManagedObject {
+///     var name: String? { self["name"] }
+///     override func awakeFromInsert() { try? set(Date(), for: "enrolled") }
+/// }
+/// ```
+///
+/// Managed objects belong to their context's isolation domain; pass ``objectID`` to other
+/// threads instead.
+open class ManagedObject {
+    let schema: EntitySchema
+    var slots: [Slot]
+    /// The values last saved or fetched (`nil` for objects never saved).
+    var committed: [Slot]?
+    var state: ObjectState
+    /// The store's row version when the values were read (optimistic locking).
+    var version: Int64 = 0
+    var insertedFlag = false
+    var deletedFlag = false
+
+    /// The object's ID: temporary until the first save, then permanent.
+    public internal(set) var objectID: ObjectID
+    /// The context the object lives in (`nil` once it is removed from it).
+    public internal(set) weak var context: ManagedContext?
+
+    /// Creates an object. Contexts call this; use ``ManagedContext/insert(_:)`` to make objects.
+    public required init(_ creation: ObjectCreation) {
+        schema = creation.schema
+        objectID = creation.id
+        context = creation.context
+        state = creation.isFault ? .fault : .loaded
+        slots = creation.schema.properties.map { property in
+            switch property {
+            case .attribute: return .value(.null)
+            case .relationship(let relationship):
+                return relationship.isToMany ? .toMany([]) : .toOne(nil)
+            }
+        }
+    }
+
+    /// The object's entity.
+    public var entity: Entity { schema.entity }
+
+    /// Whether the object was inserted and not saved yet.
+    public var isInserted: Bool { insertedFlag && !deletedFlag }
+    /// Whether the object was deleted and the deletion not saved yet.
+    public var isDeleted: Bool { deletedFlag }
+    /// Whether the object's values are not loaded yet.
+    public var isFault: Bool { state == .fault }
+    /// Whether the object has unsaved changes (inserted, deleted, or changed values).
+    public var isUpdated: Bool {
+        !insertedFlag && !deletedFlag && !changedPositions().isEmpty
+    }
+    /// Whether the object has any unsaved change.
+    public var hasChanges: Bool { insertedFlag || deletedFlag || !changedPositions().isEmpty }
+
+    // MARK: - Lifecycle hooks (override in subclasses)
+
+    /// Called once after the object is inserted; set initial values here.
+    open func awakeFromInsert() {}
+    /// Called after the object's values are loaded from a store.
+    open func awakeFromFetch() {}
+    /// Called before the object is saved; changes made here are saved too.
+    open func willSave() {}
+    /// Called after the object was saved.
+    open func didSave() {}
+    /// Called when the object is deleted, before delete rules run.
+    open func prepareForDeletion() {}
+
+    // MARK: - Validation hooks (override in subclasses)
+
+    /// Checks `value` for the property `key` at save; throw to reject it. The default accepts.
+    open func validateValue(_ value: Value, forKey key: String) throws {}
+    /// Checks the whole object before an insert is saved. The default accepts.
+    open func validateForInsert() throws {}
+    /// Checks the whole object before an update is saved. The default accepts.
+    open func validateForUpdate() throws {}
+    /// Checks the whole object before a deletion is saved. The default accepts.
+    open func validateForDelete() throws {}
+
+    // MARK: - Reading
+
+    /// The value of the attribute `key`, or ``Value/null`` when it is nil or not an attribute.
+    public subscript(key: String) -> Value {
+        (try? value(for: key)) ?? .null
+    }
+
+    /// The value of the attribute `key` as a Swift type; `nil` when nil, not convertible, or
+    /// not an attribute.
+    public subscript<T: ValueConvertible>(key: String) -> T? {
+        (try? value(for: key)).flatMap { T(value: $0) }
+    }
+
+    /// The value of the attribute `key`.
+    /// - Throws: ``ObjectGraphError`` when `key` is not an attribute of the entity, or the
+    ///   object's values cannot be loaded.
+    public func value(for key: String) throws -> Value {
+        let position = try schema.position(of: key)
+        try fulfill()
+        guard case .value(let value) = slots[position] else {
+            throw ObjectGraphError.wrongPropertyKind(
+                entity: schema.name, property: key, expected: "an attribute")
+        }
+        return value
+    }
+
+    /// The object of the to-one relationship `key`.
+    public func object(for key: String) throws -> ManagedObject? {
+        let position = try relationshipPosition(key, toMany: false)
+        try fulfill()
+        return try resolvedToOne(at: position)
+    }
+
+    /// The objects of the to-many relationship `key`, in order (ordered relationships keep
+    /// their order; unordered ones are in insertion order).
+    public func objects(for key: String) throws -> [ManagedObject] {
+        let position = try relationshipPosition(key, toMany: true)
+        try fulfill()
+        return try resolvedToMany(at: position)
+    }
+
+    // MARK: - Writing
+
+    /// Sets the attribute `key`. `nil` clears it.
+    /// - Throws: ``ObjectGraphError`` naming entity and property when `key` is not an
+    ///   attribute or the value does not fit its type.
+    public func set(_ value: (any ValueConvertible)?, for key: String) throws {
+        try requireContext(for: key).setAttribute(self, key: key, value: value?.asValue ?? .null)
+    }
+
+    /// Sets the to-one relationship `key` to `object` (or clears it), updating the inverse.
+    public func setObject(_ object: ManagedObject?, for key: String) throws {
+        try requireContext(for: key).setToOne(self, key: key, target: object)
+    }
+
+    /// Replaces the objects of the to-many relationship `key`, updating inverses.
+    public func setObjects(_ objects: [ManagedObject], for key: String) throws {
+        try requireContext(for: key).setToMany(self, key: key, targets: objects)
+    }
+
+    /// Adds `object` to the to-many relationship `key` (at the end, or at `index` of an ordered
+    /// relationship), updating the inverse.
+    public func add(_ object: ManagedObject, to key: String, at index: Int? = nil) throws {
+        try requireContext(for: key).addToMany(self, key: key, target: object, at: index)
+    }
+
+    /// Removes `object` from the to-many relationship `key`, updating the inverse.
+    public func remove(_ object: ManagedObject, from key: String) throws {
+        try requireContext(for: key).removeFromMany(self, key: key, target: object)
+    }
+
+    // MARK: - Changes
+
+    /// The properties changed since the last save, with their new values (relationships as
+    /// object IDs: ``Value/objectID(_:)`` for to-one, the IDs' count is not a value, so to-many
+    /// relationships are listed with ``Value/null``; use ``changedKeys``).
+    public func changedValues() -> [String: Value] {
+        var result: [String: Value] = [:]
+        for position in changedPositions() {
+            let name = schema.properties[position].name
+            switch slots[position] {
+            case .value(let value): result[name] = value
+            case .toOne(let object): result[name] = object.map { .objectID($0.objectID) } ?? .null
+            case .toOneFault(let id): result[name] = id.map { .objectID($0) } ?? .null
+            case .toMany, .toManyFault: result[name] = .null
+            }
+        }
+        return result
+    }
+
+    /// The names of the properties changed since the last save.
+    public var changedKeys: Set<String> {
+        Set(changedPositions().map { schema.properties[$0].name })
+    }
+
+    /// The last saved values of the attributes `keys` (all attributes when `nil`); empty for an
+    /// object never saved.
+    public func committedValues(for keys: [String]? = nil) -> [String: Value] {
+        guard let committed else { return [:] }
+        var result: [String: Value] = [:]
+        for position in schema.attributePositions {
+            let name = schema.properties[position].name
+            if let keys, !keys.contains(name) { continue }
+            if case .value(let value) = committed[position] { result[name] = value }
+        }
+        return result
+    }
+
+    // MARK: - Internals
+
+    func requireContext(for key: String) throws -> ManagedContext {
+        guard let context else {
+            throw ObjectGraphError.foreignObject(entity: schema.name, property: key)
+        }
+        return context
+    }
+
+    func relationshipPosition(_ key: String, toMany: Bool) throws -> Int {
+        let position = try schema.position(of: key)
+        guard case .relationship(let relationship) = schema.properties[position],
+            relationship.isToMany == toMany
+        else {
+            throw ObjectGraphError.wrongPropertyKind(
+                entity: schema.name, property: key,
+                expected: toMany ? "a to-many relationship" : "a to-one relationship")
+        }
+        return position
+    }
+
+    /// Loads the values of a fault.
+    func fulfill() throws {
+        guard state == .fault else { return }
+        guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
+        try context.fulfillFault(self)
+    }
+
+    func resolvedToOne(at position: Int) throws -> ManagedObject? {
+        switch slots[position] {
+        case .toOne(let object): return object
+        case .toOneFault(let id):
+            guard let id else {
+                slots[position] = .toOne(nil)
+                return nil
+            }
+            guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
+            let object = try context.object(with: id)
+            slots[position] = .toOne(object)
+            return object
+        default: return nil
+        }
+    }
+
+    func resolvedToMany(at position: Int) throws -> [ManagedObject] {
+        switch slots[position] {
+        case .toMany(let objects): return objects
+        case .toManyFault(let ids):
+            guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
+            let objects = try ids.map { try context.object(with: $0) }
+            slots[position] = .toMany(objects)
+            return objects
+        default: return []
+        }
+    }
+
+    /// The positions whose value differs from the committed one (all non-empty ones for an
+    /// object never saved).
+    func changedPositions() -> [Int] {
+        guard state == .loaded else { return [] }
+        var result: [Int] = []
+        for position in slots.indices where !schema.properties[position].isTransient {
+            let committedSlot = committed?[position]
+            if !Self.same(slots[position], committedSlot, ordered: isOrdered(position)) {
+                result.append(position)
+            }
+        }
+        return result
+    }
+
+    private func isOrdered(_ position: Int) -> Bool {
+        if case .relationship(let relationship) = schema.properties[position] {
+            return relationship.relationship.isOrdered
+        }
+        return false
+    }
+
+    static func same(_ lhs: Slot, _ rhs: Slot?, ordered: Bool) -> Bool {
+        guard let rhs else {
+            switch lhs {
+            case .value(let value): return value == .null
+            case .toOne(let object): return object == nil
+            case .toOneFault(let id): return id == nil
+            case .toMany(let objects): return objects.isEmpty
+            case .toManyFault(let ids): return ids.isEmpty
+            }
+        }
+        switch (lhs, rhs) {
+        case (.value(let a), .value(let b)): return a == b
+        case (.toOne, .toOne), (.toOne, .toOneFault), (.toOneFault, .toOne),
+            (.toOneFault, .toOneFault):
+            return toOneID(lhs) == toOneID(rhs)
+        default:
+            let a = toManyIDs(lhs)
+            let b = toManyIDs(rhs)
+            return ordered ? a == b : (a.count == b.count && Set(a) == Set(b))
+        }
+    }
+
+    private static func toOneID(_ slot: Slot) -> ObjectID? {
+        switch slot {
+        case .toOne(let object): return object?.objectID
+        case .toOneFault(let id): return id
+        default: return nil
+        }
+    }
+
+    private static func toManyIDs(_ slot: Slot) -> [ObjectID] {
+        switch slot {
+        case .toMany(let objects): return objects.map(\.objectID)
+        case .toManyFault(let ids): return ids
+        default: return []
+        }
+    }
+}
+
+/// The information a context gives a new ``ManagedObject``. Opaque: only contexts make it.
+public struct ObjectCreation {
+    let schema: EntitySchema
+    let id: ObjectID
+    let context: ManagedContext
+    let isFault: Bool
+}
+
+extension ManagedObject: CustomStringConvertible {
+    /// `<Entity x-coredata://…>` with the values when loaded.
+    public var description: String {
+        guard state == .loaded else { return "<\(schema.name) \(objectID) fault>" }
+        var parts: [String] = []
+        for position in schema.attributePositions {
+            if case .value(let value) = slots[position], value != .null {
+                parts.append("\(schema.properties[position].name)=\(value)")
+            }
+        }
+        return "<\(schema.name) \(objectID) \(parts.joined(separator: " "))>"
+    }
+}

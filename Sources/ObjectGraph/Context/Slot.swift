@@ -1,0 +1,21 @@
+/// What one property of a managed object holds.
+enum Slot {
+    /// An attribute's value.
+    case value(Value)
+    /// A to-one relationship's object.
+    case toOne(ManagedObject?)
+    /// A to-many relationship's objects, in order (insertion order for unordered ones).
+    case toMany([ManagedObject])
+    /// A to-many relationship not loaded yet: the IDs the store gave (a relationship fault).
+    case toManyFault([ObjectID])
+    /// A to-one relationship not resolved yet: the ID the store gave.
+    case toOneFault(ObjectID?)
+}
+
+/// The lifecycle of a managed object in its context.
+enum ObjectState {
+    /// Values are loaded (or the object was inserted).
+    case loaded
+    /// Only the ID is known; values load on first access.
+    case fault
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The kind of a persistent store.
+public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The type's name (`InMemory`, `SQLite`, `XML`, `Binary`), as stored in metadata.
+    public var rawValue: String
+
+    /// Creates a type from its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Rows kept in memory; nothing written to disk.
+    public static let inMemory = StoreType(rawValue: "InMemory")
+    /// A SQLite file in Core Data's layout.
+    public static let sqlite = StoreType(rawValue: "SQLite")
+    /// A Core Data XML file.
+    public static let xml = StoreType(rawValue: "XML")
+    /// ObjectGraph's binary file.
+    public static let binary = StoreType(rawValue: "Binary")
+
+    /// The name.
+    public var description: String { rawValue }
+}
+
+/// What a store holds about itself: identity and the model it was written with.
+public struct StoreMetadata: Sendable, Hashable {
+    /// The store's UUID (the host of its object ID URIs).
+    public var storeUUID: String
+    /// The store type.
+    public var storeType: StoreType
+    /// The version hash of each entity of the model the store was written with.
+    public var versionHashes: [String: Data]
+    /// The model's version identifiers.
+    public var versionIdentifiers: [String]
+
+    /// Creates metadata.
+    public init(
+        storeUUID: String, storeType: StoreType, versionHashes: [String: Data],
+        versionIdentifiers: [String]
+    ) {
+        self.storeUUID = storeUUID
+        self.storeType = storeType
+        self.versionHashes = versionHashes
+        self.versionIdentifiers = versionIdentifiers
+    }
+}
+
+/// A store added to a coordinator, as users see it.
+public struct StoreDescription: Sendable, Hashable {
+    /// The store's UUID.
+    public var identifier: String { metadata.storeUUID }
+    /// The store type.
+    public var type: StoreType { metadata.storeType }
+    /// The file, for stores that have one.
+    public var url: URL?
+    /// The model configuration the store holds (`nil`: every entity).
+    public var configurationName: String?
+    /// Whether saves are refused.
+    public var isReadOnly: Bool
+    /// The store's metadata.
+    public var metadata: StoreMetadata
+}
+
+/// Options for adding a store.
+public struct StoreOptions: Sendable, Hashable {
+    /// Open the store read-only: fetches work, saves throw.
+    public var isReadOnly: Bool
+    /// Create the file if it does not exist.
+    public var createIfMissing: Bool
+
+    /// Creates options.
+    public init(isReadOnly: Bool = false, createIfMissing: Bool = true) {
+        self.isReadOnly = isReadOnly
+        self.createIfMissing = createIfMissing
+    }
+}
+
+/// What a store does for a coordinator. Stores are used only under the coordinator's lock.
+protocol PersistentStore: AnyObject {
+    /// The store's description.
+    var description: StoreDescription { get }
+    /// The row of the object `id`, or `nil` when the store has none.
+    func row(for id: ObjectID) throws -> StoreRow?
+    /// Every row of the given entities (by index).
+    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow]
+    /// Reserves `count` new primary keys for objects of the hierarchy rooted at `rootEntity`.
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64]
+    /// Checks a change set without applying it: returns the optimistic-locking conflicts.
+    func conflicts(in changes: ChangeSet) throws -> [SaveConflict]
+    /// Applies a change set atomically: all of it or, on a thrown error, none.
+    func save(_ changes: ChangeSet) throws
+}

@@ -1,0 +1,26 @@
+/// Why a save failed. Nothing was written, except where ``partial(saved:failed:error:)`` says
+/// which stores did save.
+public enum SaveError: Error, Sendable, CustomStringConvertible {
+    /// Objects failed validation; every problem is listed.
+    case validation(ValidationError)
+    /// Rows were changed by someone else since they were read (optimistic locking).
+    case conflicts([SaveConflict])
+    /// Some stores saved and one failed: `saved` lists the stores whose changes are written.
+    case partial(saved: [StoreDescription], failed: StoreDescription, error: String)
+    /// A store could not write; the message names the store and why.
+    case store(String)
+
+    /// A one-paragraph explanation.
+    public var description: String {
+        switch self {
+        case .validation(let error): return error.description
+        case .conflicts(let conflicts):
+            return "the save conflicts with changes made elsewhere:\n"
+                + conflicts.map { "  \($0)" }.joined(separator: "\n")
+        case .partial(let saved, let failed, let error):
+            let names = saved.map(\.identifier).joined(separator: ", ")
+            return "stores \(names) saved, but store \(failed.identifier) failed: \(error)"
+        case .store(let message): return message
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Connects a model to its stores. `Sendable`: any thread may use it; it serializes every store
+/// access with one lock. Contexts never touch stores directly.
+///
+/// ```swift
+/// let coordinator = StoreCoordinator(model: model)
+/// try coordinator.addStore(type: .inMemory)
+/// let context = ManagedContext(coordinator: coordinator)
+/// ```
+///
+/// Several stores can be added, each for one configuration of the model; objects are routed to
+/// the store whose configuration lists their entity.
+public final class StoreCoordinator: @unchecked Sendable {
+    // `lock` protects `stores` and serializes every call into a store: stores are not
+    // thread-safe themselves. Nothing else here is mutable.
+    private let lock = NSLock()
+    private var stores: [any PersistentStore] = []
+
+    /// The model.
+    public let model: EntityModel
+    let schema: ModelSchema
+
+    /// Creates a coordinator for `model`, with no store yet.
+    public init(model: EntityModel) {
+        self.model = model
+        schema = ModelSchema(model: model)
+    }
+
+    /// Adds a store and returns its description.
+    ///
+    /// - Parameters:
+    ///   - type: the store type.
+    ///   - url: the file, for stores that have one.
+    ///   - configuration: the model configuration whose entities go to this store (`nil`: all).
+    ///   - options: read-only and creation options.
+    @discardableResult
+    public func addStore(
+        type: StoreType = .inMemory, at url: URL? = nil, configuration: String? = nil,
+        options: StoreOptions = StoreOptions()
+    ) throws -> StoreDescription {
+        if let configuration, model.configuration(named: configuration) == nil {
+            throw ObjectGraphError.store("the model has no configuration named '\(configuration)'")
+        }
+        let store: any PersistentStore
+        switch type {
+        case .inMemory:
+            let metadata = StoreMetadata(
+                storeUUID: UUID().uuidString, storeType: .inMemory,
+                versionHashes: model.entityVersionHashes,
+                versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+            store = InMemoryStore(
+                description: StoreDescription(
+                    url: url, configurationName: configuration, isReadOnly: options.isReadOnly,
+                    metadata: metadata))
+        default:
+            throw ObjectGraphError.unsupported("store type \(type) is not available yet")
+        }
+        lock.withLock { stores.append(store) }
+        return store.description
+    }
+
+    /// The stores, in the order they were added.
+    public var storeDescriptions: [StoreDescription] {
+        lock.withLock { stores.map(\.description) }
+    }
+
+    /// Removes the store with `identifier`. Contexts holding its objects should be reset.
+    public func removeStore(_ description: StoreDescription) {
+        lock.withLock { stores.removeAll { $0.description.identifier == description.identifier } }
+    }
+
+    /// The ID an object URI stands for (`x-coredata://<store>/<Entity>/p<N>`).
+    /// - Throws: ``ObjectGraphError/invalidObjectURI(_:)`` when it names no store or entity here.
+    public func objectID(forURI uri: URL) throws -> ObjectID {
+        let text = uri.absoluteString
+        let parts = uri.path.split(separator: "/").map(String.init)
+        guard uri.scheme == "x-coredata", let host = uri.host, parts.count == 2,
+            schema.entity(named: parts[0]) != nil, parts[1].hasPrefix("p"),
+            let key = Int64(parts[1].dropFirst()), key > 0
+        else {
+            throw ObjectGraphError.invalidObjectURI(text)
+        }
+        let known = lock.withLock { stores.contains { $0.description.identifier == host } }
+        guard known else { throw ObjectGraphError.invalidObjectURI(text) }
+        return ObjectID(entityName: parts[0], storeIdentifier: host, key: .permanent(key))
+    }
+
+    // MARK: - Store access (used by contexts)
+
+    /// Runs `body` with the stores, under the lock.
+    func withStores<T>(_ body: ([any PersistentStore]) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(stores)
+    }
+
+    /// The store that holds objects of `entity`.
+    static func store(
+        for entity: EntitySchema, in stores: [any PersistentStore], model: EntityModel
+    ) throws -> any PersistentStore {
+        for store in stores {
+            guard let name = store.description.configurationName else { return store }
+            if model.configuration(named: name)?.entityNames.contains(entity.name) == true {
+                return store
+            }
+        }
+        throw ObjectGraphError.noStore(entity: entity.name)
+    }
+
+    /// The row of `id`, from its store.
+    func row(for id: ObjectID) throws -> StoreRow? {
+        try withStores { stores in
+            guard
+                let store = stores.first(where: { $0.description.identifier == id.storeIdentifier })
+            else { return nil }
+            return try store.row(for: id)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// What a store keeps for one property of a row.
+enum StoredValue: Sendable, Hashable {
+    /// An attribute value.
+    case value(Value)
+    /// A to-one relationship's target.
+    case toOne(ObjectID?)
+    /// A to-many relationship's targets, in order.
+    case toMany([ObjectID])
+}
+
+/// One object as a store keeps it: its ID, concrete entity, version and values by property
+/// position (the positions of the entity's ``EntitySchema``; transient properties hold nil).
+struct StoreRow: Sendable, Hashable {
+    var id: ObjectID
+    var entityIndex: Int
+    /// Incremented on every saved change (Core Data's `Z_OPT`).
+    var version: Int64
+    var values: [StoredValue]
+}
+
+/// The changes of one save for one store.
+struct ChangeSet: Sendable {
+    var inserted: [StoreRow] = []
+    /// Updated rows carry the version they were read at; the store bumps it.
+    var updated: [StoreRow] = []
+    /// Deleted objects with the version they were read at.
+    var deleted: [(id: ObjectID, version: Int64)] = []
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// A row changed by someone else since it was read (optimistic locking).
+public struct SaveConflict: Sendable, Hashable, CustomStringConvertible {
+    /// The object concerned.
+    public var objectID: ObjectID
+    /// The version the context read.
+    public var expectedVersion: Int64
+    /// The version the store has now (0 when the row was deleted).
+    public var storeVersion: Int64
+
+    /// `x-coredata://…: read at version 1, store has version 2`.
+    public var description: String {
+        storeVersion == 0
+            ? "\(objectID): deleted by someone else since it was read at version \(expectedVersion)"
+            : "\(objectID): read at version \(expectedVersion), store has version \(storeVersion)"
+    }
+}

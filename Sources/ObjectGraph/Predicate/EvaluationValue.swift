@@ -1,0 +1,81 @@
+import Foundation
+
+/// A value met while evaluating a predicate: a scalar, an object that answers key lookups,
+/// a collection (to-many relationship, array or set) or a dictionary.
+///
+/// Literals build records and collections directly:
+///
+/// ```swift
+/// let book: EvaluationValue = ["title": "Dune", "year": 1965, "tags": ["sf", "classic"]]
+/// try Predicate(format: "ANY tags == 'sf'").evaluate(with: book)  // true
+/// ```
+public enum EvaluationValue {
+    /// A scalar (`.null` for nil).
+    case value(Value)
+    /// An object whose properties are read with ``KeyValueReadable/predicateValue(forKey:)``.
+    case object(any KeyValueReadable)
+    /// An ordered or unordered collection (to-many relationships, arrays, sets).
+    case collection([EvaluationValue])
+    /// A dictionary: a record whose keys are looked up, and whose values `IN` tests.
+    case dictionary([String: EvaluationValue])
+
+    /// `nil`.
+    public static var null: EvaluationValue { .value(.null) }
+
+    /// Whether this is nil.
+    public var isNull: Bool {
+        if case .value(.null) = self { return true }
+        return false
+    }
+}
+
+extension EvaluationValue: ExpressibleByNilLiteral {
+    /// Creates nil.
+    public init(nilLiteral: ()) { self = .value(.null) }
+}
+
+extension EvaluationValue: ExpressibleByIntegerLiteral {
+    /// Creates an integer.
+    public init(integerLiteral value: Int64) { self = .value(.integer(value)) }
+}
+
+extension EvaluationValue: ExpressibleByFloatLiteral {
+    /// Creates a double.
+    public init(floatLiteral value: Double) { self = .value(.double(value)) }
+}
+
+extension EvaluationValue: ExpressibleByBooleanLiteral {
+    /// Creates a Boolean.
+    public init(booleanLiteral value: Bool) { self = .value(.bool(value)) }
+}
+
+extension EvaluationValue: ExpressibleByStringLiteral {
+    /// Creates a string.
+    public init(stringLiteral value: String) { self = .value(.string(value)) }
+}
+
+extension EvaluationValue: ExpressibleByArrayLiteral {
+    /// Creates a collection.
+    public init(arrayLiteral elements: EvaluationValue...) { self = .collection(elements) }
+}
+
+extension EvaluationValue: ExpressibleByDictionaryLiteral {
+    /// Creates a dictionary (a record).
+    public init(dictionaryLiteral elements: (String, EvaluationValue)...) {
+        self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension EvaluationValue: CustomStringConvertible {
+    /// A short rendering for messages.
+    public var description: String {
+        switch self {
+        case .value(let v): return v.description
+        case .object(let o): return o.predicateObjectID.map { "<\($0)>" } ?? "<\(type(of: o))>"
+        case .collection(let items):
+            if items.count > 8 { return "{\(items.count) elements}" }
+            return "{" + items.map(\.description).joined(separator: ", ") + "}"
+        case .dictionary(let d): return "{\(d.count) keys}"
+        }
+    }
+}

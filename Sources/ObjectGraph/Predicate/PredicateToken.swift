@@ -1,0 +1,60 @@
+/// One token of the predicate format language, with its position in the source.
+struct PredicateToken: Sendable, Hashable {
+    /// What the token is.
+    enum Kind: Sendable, Hashable {
+        /// A bare identifier or keyword (keywords are matched case-insensitively by the parser).
+        case identifier(String)
+        /// `#name`: an identifier that is never a keyword.
+        case escapedIdentifier(String)
+        /// `@name`: a collection operator in a key path.
+        case atIdentifier(String)
+        /// `$name`
+        case variable(String)
+        /// A quoted string, escapes resolved.
+        case string(String)
+        /// A number as written (`12`, `1.5e3`, `0x1F`), without sign.
+        case number(String)
+        /// `%@`, `%K`, `%d`, `%lld`… : the conversion text after `%`.
+        case formatArgument(String)
+        /// Punctuation and operators: `( ) { } [ ] , . : == != < …`.
+        case symbol(String)
+        /// The end of the input.
+        case end
+    }
+
+    /// The kind and payload.
+    var kind: Kind
+    /// Offset of the first character, in Unicode scalars from the start of the source.
+    var offset: Int
+    /// Length in Unicode scalars.
+    var length: Int
+
+    /// Whether this is the symbol `text`.
+    func isSymbol(_ text: String) -> Bool {
+        if case .symbol(let s) = kind { return s == text }
+        return false
+    }
+
+    /// Whether this is the (unescaped) keyword `word`, compared case-insensitively.
+    func isKeyword(_ word: String) -> Bool {
+        if case .identifier(let s) = kind {
+            return s.count == word.count && s.uppercased() == word
+        }
+        return false
+    }
+
+    /// A short rendering for error messages.
+    var display: String {
+        switch kind {
+        case .identifier(let s): return "'\(s)'"
+        case .escapedIdentifier(let s): return "'#\(s)'"
+        case .atIdentifier(let s): return "'@\(s)'"
+        case .variable(let s): return "'$\(s)'"
+        case .string: return "a string"
+        case .number(let s): return "'\(s)'"
+        case .formatArgument(let s): return "'%\(s)'"
+        case .symbol(let s): return "'\(s)'"
+        case .end: return "end of input"
+        }
+    }
+}

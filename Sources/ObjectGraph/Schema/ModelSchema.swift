@@ -1,0 +1,156 @@
+import Foundation
+
+/// The runtime form of an ``EntityModel``: every entity with its full property list (inherited
+/// properties first) laid out by position, relationships resolved to entity indexes. Built once
+/// per coordinator; immutable and shared by every context and store.
+final class ModelSchema: Sendable {
+    /// The model it was built from.
+    let model: EntityModel
+    /// One schema per entity, in model order.
+    let entities: [EntitySchema]
+    private let indexByName: [String: Int]
+
+    init(model: EntityModel) {
+        self.model = model
+        var indexByName: [String: Int] = [:]
+        for (index, entity) in model.entities.enumerated() where indexByName[entity.name] == nil {
+            indexByName[entity.name] = index
+        }
+        self.indexByName = indexByName
+        var schemas: [EntitySchema] = []
+        for (index, entity) in model.entities.enumerated() {
+            schemas.append(
+                EntitySchema(index: index, entity: entity, model: model, indexes: indexByName))
+        }
+        entities = schemas
+    }
+
+    /// The schema of the entity named `name`.
+    func entity(named name: String) -> EntitySchema? {
+        indexByName[name].map { entities[$0] }
+    }
+
+    /// The schema of the entity named `name`, or a thrown error naming it.
+    func requireEntity(named name: String) throws -> EntitySchema {
+        guard let schema = entity(named: name) else {
+            throw ObjectGraphError.unknownEntity(name)
+        }
+        return schema
+    }
+
+    /// Whether `entity` is `ancestor` or one of its descendants.
+    func entity(_ entity: EntitySchema, isKindOf ancestor: EntitySchema) -> Bool {
+        var current: EntitySchema? = entity
+        var steps = 0
+        while let candidate = current, steps <= entities.count {
+            if candidate.index == ancestor.index { return true }
+            current = candidate.parentIndex.map { entities[$0] }
+            steps += 1
+        }
+        return false
+    }
+
+    /// `entity` and all its descendants (the entities a fetch with subentities covers).
+    func family(of entity: EntitySchema) -> [EntitySchema] {
+        entities.filter { self.entity($0, isKindOf: entity) }
+    }
+
+    /// The root of `entity`'s inheritance tree.
+    func root(of entity: EntitySchema) -> EntitySchema {
+        var current = entity
+        var steps = 0
+        while let parent = current.parentIndex, steps <= entities.count {
+            current = entities[parent]
+            steps += 1
+        }
+        return current
+    }
+}
+
+/// One entity at run time.
+final class EntitySchema: Sendable {
+    /// The entity's position in the model.
+    let index: Int
+    /// The entity as declared.
+    let entity: Entity
+    /// The parent entity's index.
+    let parentIndex: Int?
+    /// Every property, inherited ones first, in declaration order.
+    let properties: [PropertySchema]
+    /// Positions of properties by name.
+    let positionByName: [String: Int]
+    /// The positions of the attributes.
+    let attributePositions: [Int]
+    /// The positions of the relationships.
+    let relationshipPositions: [Int]
+
+    var name: String { entity.name }
+
+    init(index: Int, entity: Entity, model: EntityModel, indexes: [String: Int]) {
+        self.index = index
+        self.entity = entity
+        parentIndex = entity.parentName.flatMap { indexes[$0] }
+        var properties: [PropertySchema] = []
+        var positions: [String: Int] = [:]
+        var attributePositions: [Int] = []
+        var relationshipPositions: [Int] = []
+        for declaring in model.lineage(of: entity).reversed() {
+            for attribute in declaring.attributes where positions[attribute.name] == nil {
+                positions[attribute.name] = properties.count
+                attributePositions.append(properties.count)
+                properties.append(.attribute(attribute))
+            }
+            for relationship in declaring.relationships where positions[relationship.name] == nil {
+                positions[relationship.name] = properties.count
+                relationshipPositions.append(properties.count)
+                let destination = indexes[relationship.destinationEntityName]
+                properties.append(
+                    .relationship(
+                        RelationshipSchema(
+                            relationship: relationship, destinationIndex: destination)))
+            }
+        }
+        self.properties = properties
+        positionByName = positions
+        self.attributePositions = attributePositions
+        self.relationshipPositions = relationshipPositions
+    }
+
+    /// The position of the property named `name`, or a thrown error naming entity and property.
+    func position(of name: String) throws -> Int {
+        guard let position = positionByName[name] else {
+            throw ObjectGraphError.unknownProperty(entity: entity.name, property: name)
+        }
+        return position
+    }
+}
+
+/// One property at run time.
+enum PropertySchema: Sendable {
+    case attribute(Attribute)
+    case relationship(RelationshipSchema)
+
+    var name: String {
+        switch self {
+        case .attribute(let attribute): return attribute.name
+        case .relationship(let relationship): return relationship.relationship.name
+        }
+    }
+
+    var isTransient: Bool {
+        switch self {
+        case .attribute(let attribute): return attribute.isTransient
+        case .relationship(let relationship): return relationship.relationship.isTransient
+        }
+    }
+}
+
+/// A relationship with its destination resolved.
+struct RelationshipSchema: Sendable {
+    let relationship: Relationship
+    /// The destination entity's index, or `nil` when the model names an unknown entity.
+    let destinationIndex: Int?
+
+    var isToMany: Bool { relationship.isToMany }
+    var inverseName: String? { relationship.inverseName }
+}
