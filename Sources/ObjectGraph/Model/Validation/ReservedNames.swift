@@ -27,7 +27,7 @@ enum ReservedNames {
         // Key-value coding finds the `is…` getter first: `value(forKey: "deleted")` is `isDeleted`.
         "deleted", "fault", "inserted", "updated",
         // ObjectGraph's ManagedObject and Swift's ObservableObject conformance.
-        "context", "objectWillChange",
+        "changedKeys", "context", "objectWillChange",
         // Cocoa paradigms Apple's documentation warns about.
         "isEditing", "objectSpecifier",
     ]
