@@ -11,6 +11,8 @@ public enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             // One line per command.
+            ValidateCommand.self,
+            DescribeCommand.self,
             PredicateCommand.self,
             DefaultsCommand.self,
         ]
