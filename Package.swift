@@ -38,6 +38,7 @@ let package = Package(
         .executableTarget(name: "objectgraph", dependencies: ["ObjectGraphCLI"]),
 
         // Examples.
+        .executableTarget(name: "School", dependencies: ["ObjectGraph"], path: "Examples/School"),
         .executableTarget(
             name: "Settings", dependencies: ["AppContainer", "Preferences", "Archive"],
             path: "Examples/Settings"),

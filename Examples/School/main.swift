@@ -1,0 +1,114 @@
+// The School example: a school's worth of objects through ObjectGraph's Core Data model —
+// insert, fetch with predicates and sorts, edit, undo and redo, delete with cascade, save.
+//
+//     swift run School                 # SQLite store in a fresh temporary folder
+//     swift run School --store memory  # in-memory store
+
+import Foundation
+import ObjectGraph
+
+/// A typed subclass for the `Student` entity (found through its `representedClassName`).
+final class Student: ManagedObject {
+    var name: String { self["name"] ?? "" }
+    var gradePointAverage: Double { self["gradePointAverage"] ?? 0 }
+}
+
+func run() throws {
+    let arguments = CommandLine.arguments.dropFirst()
+    let storeType: StoreType = arguments.contains("memory") ? .inMemory : .sqlite
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ObjectGraph-School-\(ProcessInfo.processInfo.processIdentifier)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    ManagedObjectClasses.shared.register(Student.self)
+    let container = try PersistentContainer(name: "School", storeType: storeType, directory: folder)
+    let context = container.viewContext
+    print("Loaded model School: \(container.model.entities.map(\.name).joined(separator: ", "))")
+    print("Store: \(container.store.type) \(container.store.url?.path ?? "(memory)")")
+
+    // Insert a school's worth of objects.
+    let room = try context.insert("Classroom")
+    try room.set("A101", for: "number")
+    try room.set(40, for: "capacity")
+    let teacher = try context.insert("Teacher")
+    try teacher.set(UUID(), for: "id")
+    try teacher.set("Grace Hopper", for: "name")
+    var courses: [ManagedObject] = []
+    for (code, title) in [("MATH101", "Algebra"), ("CS101", "Programming"), ("HIST110", "History")]
+    {
+        let course = try context.insert("Course")
+        try course.set(code, for: "code")
+        try course.set(title, for: "title")
+        try course.setObject(room, for: "classroom")
+        try course.setObject(teacher, for: "teacher")
+        for number in 1...3 {
+            let lesson = try context.insert("Lesson")
+            try lesson.set("\(title) \(number)", for: "topic")
+            try course.add(lesson, to: "lessons")
+        }
+        courses.append(course)
+    }
+    let names = [
+        "Ada Lovelace", "Alan Turing", "Barbara Liskov", "Edsger Dijkstra", "Ken Thompson",
+    ]
+    for (index, name) in names.enumerated() {
+        let student = try context.insert(Student.self)
+        try student.set(UUID(), for: "id")
+        try student.set(name, for: "name")
+        try student.set(index + 1, for: "studentNumber")
+        try student.set(2.5 + Double(index) * 0.35, for: "gradePointAverage")
+        try student.add(courses[index % 3], to: "courses")
+        try student.add(courses[(index + 1) % 3], to: "courses")
+    }
+    try context.save()
+    print("Inserted and saved \(context.registeredObjects.count) objects")
+
+    // Fetch with predicates and sorts.
+    var honours = FetchRequest<Student>()
+    honours.predicate = try Predicate(format: "gradePointAverage >= %@", 3.0)
+    honours.sortDescriptors = [SortDescriptor("gradePointAverage", ascending: false)]
+    for student in try context.fetch(honours) {
+        print("  honours: \(student.name) (\(student.gradePointAverage))")
+    }
+    let inCS = try container.model.fetchRequest(
+        fromTemplate: "StudentsInCourse", variables: ["CODE": "CS101"])
+    let csNames = try context.fetch(inCS).compactMap { $0["name"] as String? }.sorted()
+    print("  in CS101: \(csNames.joined(separator: ", "))")
+    var byTitle = FetchRequest(entityName: "Course")
+    byTitle.sortDescriptors = [SortDescriptor("title")]
+    let titles = try context.fetch(byTitle).compactMap { $0["title"] as String? }
+    print("  courses by title: \(titles.joined(separator: ", "))")
+
+    // Edit, undo and redo.
+    let edited = try require(try context.fetch(honours).last, "Ada")
+    try edited.set("Augusta Ada King", for: "name")
+    print("Edited name: \(edited.name)")
+    context.undo()
+    print("After undo: \(edited.name)")
+    context.redo()
+    print("After redo: \(edited.name)")
+
+    // Delete with cascade: a course's lessons go with it.
+    let lessonCount = { try context.count(for: FetchRequest(entityName: "Lesson")) }
+    print("Lessons before deleting Algebra: \(try lessonCount())")
+    context.delete(courses[0])
+    print("Lessons after deleting Algebra (cascade): \(try lessonCount())")
+    context.undo()
+    print("Lessons after undo: \(try lessonCount())")
+    context.redo()
+    try context.save()
+    print("Saved; courses left: \(try context.count(for: FetchRequest(entityName: "Course")))")
+}
+
+/// Unwraps `value` or throws a readable error (examples never trap).
+func `require`<T>(_ value: T?, _ what: String) throws -> T {
+    guard let value else { throw ObjectGraphError.unsupported("\(what) was not found") }
+    return value
+}
+
+do {
+    try run()
+} catch {
+    FileHandle.standardError.write(Data("School example failed: \(error)\n".utf8))
+    exit(1)
+}
