@@ -82,6 +82,15 @@ protocol PersistentStore: AnyObject {
     func row(for id: ObjectID) throws -> StoreRow?
     /// Every row of the given entities (by index).
     func rows(ofEntities entities: Set<Int>) throws -> [StoreRow]
+    /// The targets of the to-many relationship at `position` of the object `id` (of the entity
+    /// at `entityIndex`), for rows that left it unloaded.
+    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID]
+    /// Answers `query` in the store, in order, or returns `nil` when the store cannot (the
+    /// context then evaluates it in memory over ``rows(ofEntities:)``). A store that answers
+    /// must give exactly what the in-memory evaluator gives.
+    func fetch(_ query: StoreQuery) throws -> [StoreRow]?
+    /// Counts the rows `query` matches, or `nil` when the store cannot.
+    func count(_ query: StoreQuery) throws -> Int?
     /// Reserves `count` new primary keys for objects of the hierarchy rooted at `rootEntity`.
     func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64]
     /// Checks a change set without applying it: returns the optimistic-locking conflicts.

@@ -20,6 +20,19 @@ final class InMemoryStore: PersistentStore {
             .sorted { Self.key($0.id) < Self.key($1.id) }
     }
 
+    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
+        guard let row = rowsByID[id], position < row.values.count,
+            case .toMany(let ids) = row.values[position]
+        else { return [] }
+        return ids ?? []
+    }
+
+    /// The in-memory store leaves fetches to the context's evaluator.
+    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
+
+    /// The in-memory store leaves counts to the context's evaluator.
+    func count(_ query: StoreQuery) throws -> Int? { nil }
+
     func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
         let first = nextKey[rootEntity] ?? 1
         nextKey[rootEntity] = first + Int64(count)
@@ -60,6 +73,12 @@ final class InMemoryStore: PersistentStore {
         for row in changes.updated {
             var stored = row
             stored.version = row.version + 1
+            if let old = rowsByID[row.id] {
+                for (position, value) in stored.values.enumerated()
+                where value == .toMany(nil) && position < old.values.count {
+                    stored.values[position] = old.values[position]
+                }
+            }
             rowsByID[row.id] = stored
         }
         for (id, _) in changes.deleted {
