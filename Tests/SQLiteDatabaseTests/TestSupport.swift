@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+@testable import SQLiteDatabase
+
+/// A fresh directory under the system temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteDatabaseTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
