@@ -7,7 +7,8 @@ extension Database {
     public var journalMode: JournalMode {
         get throws {
             try Self.journalMode(
-                from: fetchValue(String.self, sql: "PRAGMA journal_mode"), sql: "PRAGMA journal_mode")
+                from: fetchValue(String.self, sql: "PRAGMA journal_mode"),
+                sql: "PRAGMA journal_mode")
         }
     }
 

@@ -47,10 +47,11 @@ public enum DatabaseValue: Hashable, Sendable, CustomStringConvertible {
         case .real(let value): return String(value)
         case .text(let value): return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let value):
-            return "X'" + value.map { byte in
-                let hex = String(byte, radix: 16, uppercase: true)
-                return byte < 16 ? "0" + hex : hex
-            }.joined() + "'"
+            return "X'"
+                + value.map { byte in
+                    let hex = String(byte, radix: 16, uppercase: true)
+                    return byte < 16 ? "0" + hex : hex
+                }.joined() + "'"
         }
     }
 }

@@ -40,8 +40,9 @@ extension Database {
         public var foreignKeys: Bool
 
         /// Creates options.
-        public init(busyTimeout: Double = 0, journalMode: JournalMode? = nil, foreignKeys: Bool = false)
-        {
+        public init(
+            busyTimeout: Double = 0, journalMode: JournalMode? = nil, foreignKeys: Bool = false
+        ) {
             self.busyTimeout = busyTimeout
             self.journalMode = journalMode
             self.foreignKeys = foreignKeys

@@ -126,7 +126,8 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` with code `.range` when there is no such parameter.
     public func bind(_ value: (any DatabaseValueConvertible)?, named name: String) throws {
         try prepareToBind()
-        let candidates = [name] + [":", "@", "$"].map { $0 + StatementArguments.strippedName(name) }
+        let candidates =
+            [name] + [":", "@", "$"].map { $0 + StatementArguments.strippedName(name) }
         for candidate in candidates {
             let index = sqlite3_bind_parameter_index(handle, candidate)
             if index > 0 {

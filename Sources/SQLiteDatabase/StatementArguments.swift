@@ -19,6 +19,12 @@ public struct StatementArguments: Hashable, Sendable, CustomStringConvertible,
     /// Values for named parameters, keyed by name without its prefix character.
     public var named: [String: DatabaseValue]
 
+    /// No arguments.
+    public init() {
+        self.positional = []
+        self.named = [:]
+    }
+
     /// Creates arguments from positional and named values. Named keys may carry a prefix
     /// character (`:`, `@` or `$`); it is dropped.
     public init(positional: [DatabaseValue] = [], named: [String: DatabaseValue] = [:]) {
