@@ -131,7 +131,12 @@ extension Database {
                 guard code == SQLITE_OK else {
                     throw connection.error(code: code, sql: sql, arguments: arguments)
                 }
-                guard let statementHandle else { break }  // only comments were left
+                guard let statementHandle else {
+                    // Nothing but comments or empty statements: go on after them, if anything.
+                    guard let tail, tail != remaining else { break }
+                    remaining = tail
+                    continue
+                }
                 let isOnlyStatement = isFirst && (tail.map(Self.isBlank) ?? true)
                 let statementSQL =
                     isOnlyStatement

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error reported by SQLite, or by this module for a misuse it detects (code `.misuse`).
 ///
 /// It carries the primary and extended result codes, SQLite's message, and the SQL that
@@ -75,4 +77,10 @@ extension DatabaseError {
     static func closed(sql: String? = nil) -> DatabaseError {
         misuse("the database connection is closed", sql: sql)
     }
+}
+
+extension DatabaseError: LocalizedError {
+    /// The ``description``, so that `localizedDescription` is informative (without the
+    /// arguments).
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A column could not be read as the requested Swift type.
 ///
 /// It names the column, the reason and the SQL of the query. It never reveals the stored
@@ -68,4 +70,9 @@ public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
         }
         return text
     }
+}
+
+extension RowDecodingError: LocalizedError {
+    /// The ``description``, so that `localizedDescription` is informative.
+    public var errorDescription: String? { description }
 }

@@ -14,6 +14,7 @@ struct ErrorTests {
             #expect(error.sql == sql)
             #expect(error.description.contains("SQLITE_ERROR (1)"))
             #expect(error.description.contains(sql))
+            #expect(error.localizedDescription == error.description)
 
             let missing = try #require(
                 thrownError { _ = try db.makeStatement(sql: "SELECT * FROM nowhere") }

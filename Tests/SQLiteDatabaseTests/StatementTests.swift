@@ -234,12 +234,19 @@ struct StatementTests {
             #expect(
                 rows.map(\.values) == [[.integer(1), .integer(2)], [.text("x"), .integer(3)]])
 
+            // Empty statements and comments between statements are skipped.
+            try db.execute(
+                sql:
+                    ";; INSERT INTO t VALUES (4, 4);;; /* c */ ; -- d\n INSERT INTO t VALUES (5, 5);"
+            )
+            #expect(try db.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM t") == 4)
+
             // The first statement runs even when the second fails.
             let error = thrownError {
                 try db.execute(sql: "INSERT INTO t VALUES (9, 9); INSERT INTO nowhere VALUES (1)")
             }
             #expect((error as? DatabaseError)?.resultCode == .error)
-            #expect(try db.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM t") == 3)
+            #expect(try db.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM t") == 5)
         }
     }
 
