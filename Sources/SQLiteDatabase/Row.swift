@@ -61,17 +61,18 @@ public struct Row: Hashable, Sendable, CustomStringConvertible {
     /// let score: Double? = try row.decode(at: 2)   // nil for NULL
     /// let score = try row.decode(Double.self, at: 2)  // throws for NULL
     /// ```
+    @inlinable
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int)
         throws -> T
     {
         guard values.indices.contains(index) else {
-            throw RowDecodingError(
-                reason: .indexOutOfRange(columnCount: values.count), columnIndex: index,
-                sql: sql)
+            throw indexError(index)
         }
-        return try Self.convert(
-            values[index], to: T.self, columnIndex: index, columnName: columnNames[index],
-            sql: sql)
+        let value = values[index]
+        guard let converted = T.fromDatabaseValue(value) else {
+            throw decodingError(value, type: String(describing: T.self), at: index)
+        }
+        return converted
     }
 
     /// The value of the first column named `name` converted to `T`.
@@ -100,17 +101,18 @@ public struct Row: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(values)
     }
 
-    /// Converts a value or throws a decoding error naming the column.
-    static func convert<T: DatabaseValueConvertible>(
-        _ value: DatabaseValue, to type: T.Type, columnIndex: Int, columnName: String?,
-        sql: String?
-    ) throws -> T {
-        guard let converted = T.fromDatabaseValue(value) else {
-            throw RowDecodingError(
-                reason: .incompatibleValue(
-                    storageClass: value.storageClass, type: String(describing: T.self)),
-                columnIndex: columnIndex, columnName: columnName, sql: sql)
-        }
-        return converted
+    /// The error for a value that does not convert (out of line, off the fast path).
+    @usableFromInline
+    func decodingError(_ value: DatabaseValue, type: String, at index: Int) -> RowDecodingError {
+        RowDecodingError(
+            reason: .incompatibleValue(storageClass: value.storageClass, type: type),
+            columnIndex: index, columnName: columnNames[index], sql: sql)
+    }
+
+    /// The error for an index out of range.
+    @usableFromInline
+    func indexError(_ index: Int) -> RowDecodingError {
+        RowDecodingError(
+            reason: .indexOutOfRange(columnCount: values.count), columnIndex: index, sql: sql)
     }
 }

@@ -95,13 +95,24 @@ public final class RowCursor {
     }
 
     /// The value of column `index` in the current row, converted to `T`.
+    @inlinable
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int)
         throws -> T
     {
         let value = try value(at: index)
-        return try Row.convert(
-            value, to: T.self, columnIndex: index, columnName: statement.columnNames[index],
-            sql: statement.sql)
+        guard let converted = T.fromDatabaseValue(value) else {
+            throw decodingError(value, type: String(describing: T.self), at: index)
+        }
+        return converted
+    }
+
+    /// The error for a value that does not convert (kept out of line: the fast path above
+    /// never builds names or messages).
+    @usableFromInline
+    func decodingError(_ value: DatabaseValue, type: String, at index: Int) -> RowDecodingError {
+        RowDecodingError(
+            reason: .incompatibleValue(storageClass: value.storageClass, type: type),
+            columnIndex: index, columnName: statement.columnNames[index], sql: statement.sql)
     }
 
     /// The value of the first column named `name` in the current row, converted to `T`.

@@ -5,9 +5,11 @@ import Foundation
 
 extension Int64: DatabaseValueConvertible {
     /// `INTEGER`.
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(self) }
 
     /// From `INTEGER`, or from `REAL` holding an exact integer.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
         switch value {
         case .integer(let integer): return integer
@@ -19,9 +21,11 @@ extension Int64: DatabaseValueConvertible {
 
 extension Int: DatabaseValueConvertible {
     /// `INTEGER`.
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
     /// From `INTEGER` (or exact `REAL`) in range.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
         Int64.fromDatabaseValue(value).flatMap { Int(exactly: $0) }
     }
@@ -29,9 +33,11 @@ extension Int: DatabaseValueConvertible {
 
 extension Int32: DatabaseValueConvertible {
     /// `INTEGER`.
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
     /// From `INTEGER` (or exact `REAL`) in range; nil when out of range.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? {
         Int64.fromDatabaseValue(value).flatMap { Int32(exactly: $0) }
     }
@@ -39,9 +45,11 @@ extension Int32: DatabaseValueConvertible {
 
 extension Int16: DatabaseValueConvertible {
     /// `INTEGER`.
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
     /// From `INTEGER` (or exact `REAL`) in range; nil when out of range.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Int16? {
         Int64.fromDatabaseValue(value).flatMap { Int16(exactly: $0) }
     }
@@ -49,9 +57,11 @@ extension Int16: DatabaseValueConvertible {
 
 extension Bool: DatabaseValueConvertible {
     /// `INTEGER` 1 or 0.
+    @inlinable
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
 
     /// From `INTEGER`: non-zero is `true`.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
         guard case .integer(let integer) = value else { return nil }
         return integer != 0
@@ -60,9 +70,11 @@ extension Bool: DatabaseValueConvertible {
 
 extension Double: DatabaseValueConvertible {
     /// `REAL`.
+    @inlinable
     public var databaseValue: DatabaseValue { .real(self) }
 
     /// From `REAL` or `INTEGER`.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
         switch value {
         case .real(let real): return real
@@ -74,9 +86,11 @@ extension Double: DatabaseValueConvertible {
 
 extension Float: DatabaseValueConvertible {
     /// `REAL`.
+    @inlinable
     public var databaseValue: DatabaseValue { .real(Double(self)) }
 
     /// From `REAL` or `INTEGER`, rounded to the nearest `Float`.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Float? {
         Double.fromDatabaseValue(value).map { Float($0) }
     }
@@ -84,9 +98,11 @@ extension Float: DatabaseValueConvertible {
 
 extension String: DatabaseValueConvertible {
     /// `TEXT`.
+    @inlinable
     public var databaseValue: DatabaseValue { .text(self) }
 
     /// From `TEXT` only.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
         guard case .text(let text) = value else { return nil }
         return text
@@ -95,9 +111,11 @@ extension String: DatabaseValueConvertible {
 
 extension Data: DatabaseValueConvertible {
     /// `BLOB`.
+    @inlinable
     public var databaseValue: DatabaseValue { .blob(self) }
 
     /// From `BLOB`, or the UTF-8 bytes of `TEXT`.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
         switch value {
         case .blob(let data): return data
@@ -109,9 +127,11 @@ extension Data: DatabaseValueConvertible {
 
 extension Date: DatabaseValueConvertible {
     /// `REAL`: seconds since 1970-01-01 00:00:00 UTC (`timeIntervalSince1970`).
+    @inlinable
     public var databaseValue: DatabaseValue { .real(timeIntervalSince1970) }
 
     /// From `REAL` or `INTEGER` seconds since 1970-01-01 00:00:00 UTC.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Date? {
         Double.fromDatabaseValue(value).map { Date(timeIntervalSince1970: $0) }
     }
@@ -119,11 +139,13 @@ extension Date: DatabaseValueConvertible {
 
 extension UUID: DatabaseValueConvertible {
     /// `BLOB` of the 16 bytes, in order.
+    @inlinable
     public var databaseValue: DatabaseValue {
         withUnsafeBytes(of: uuid) { .blob(Data($0)) }
     }
 
     /// From a 16-byte `BLOB`, or `TEXT` in the `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` form.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> UUID? {
         switch value {
         case .blob(let data):
@@ -141,9 +163,11 @@ extension UUID: DatabaseValueConvertible {
 
 extension URL: DatabaseValueConvertible {
     /// `TEXT`: the absolute string.
+    @inlinable
     public var databaseValue: DatabaseValue { .text(absoluteString) }
 
     /// From `TEXT` that parses as a URL.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> URL? {
         guard case .text(let text) = value else { return nil }
         return URL(string: text)
