@@ -37,6 +37,9 @@ public final class Database {
     /// The busy timeout in seconds (see ``setBusyTimeout(_:)``).
     public private(set) var busyTimeout: Double = 0
 
+    /// The observer registered with ``trace(_:)``, kept alive while SQLite may call it.
+    var traceObserver: TraceObserver?
+
     /// Opens (or creates) the database file at `path`.
     ///
     /// ```swift
