@@ -36,8 +36,12 @@ public final class Statement {
     /// The result column names, in order.
     public let columnNames: [String]
 
-    /// The values bound so far, by parameter index (1-based).
-    private var bindings: [Int32: DatabaseValue] = [:]
+    /// The parameter names without prefix, by position (index 0 is parameter 1); nil for
+    /// positional parameters (`?`, `?NNN`). Read once: binding runs for every execution.
+    private let parameterKeys: [String?]
+
+    /// The values bound so far, by position (index 0 is parameter 1), for error reports.
+    private var boundValues: [DatabaseValue?]
 
     /// Incremented whenever the statement is reset, so that a cursor can tell that its run
     /// was interrupted.
@@ -52,6 +56,15 @@ public final class Statement {
         self.columnNames = (0..<count).map { index in
             sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
         }
+        let parameterCount = Int(sqlite3_bind_parameter_count(handle))
+        self.parameterKeys = (0..<parameterCount).map { index in
+            guard let name = sqlite3_bind_parameter_name(handle, Int32(index + 1)) else {
+                return nil
+            }
+            let text = String(cString: name)
+            return text.first == "?" ? nil : StatementArguments.strippedName(text)
+        }
+        self.boundValues = Array(repeating: nil, count: parameterCount)
     }
 
     deinit {
@@ -62,7 +75,7 @@ public final class Statement {
 
     /// The number of parameters (the largest parameter index).
     public var parameterCount: Int {
-        Int(sqlite3_bind_parameter_count(handle))
+        parameterKeys.count
     }
 
     /// The parameter names by position (`":name"`, `"?2"`), nil for anonymous `?`.
@@ -94,20 +107,18 @@ public final class Statement {
 
     /// The arguments bound now, as positional and named values (for error reports).
     var boundArguments: StatementArguments? {
-        guard !bindings.isEmpty else { return nil }
         var positional: [DatabaseValue] = []
         var named: [String: DatabaseValue] = [:]
-        for index in bindings.keys.sorted() {
-            let value = bindings[index] ?? .null
-            if let name = sqlite3_bind_parameter_name(handle, index).map({ String(cString: $0) }),
-                name.first != "?"
-            {
-                named[name] = value
+        for (key, value) in zip(parameterKeys, boundValues) {
+            guard let value else { continue }
+            if let key {
+                named[key] = value
             } else {
                 positional.append(value)
             }
         }
-        return StatementArguments(positional: positional, named: named)
+        let arguments = StatementArguments(positional: positional, named: named)
+        return arguments.isEmpty ? nil : arguments
     }
 
     // MARK: - Binding
@@ -161,19 +172,19 @@ public final class Statement {
     /// how many positional values the statement used. Extra positional values are left for
     /// the caller (the next statement of a multi-statement `execute`).
     func bind(_ arguments: StatementArguments, positionalOffset: Int) throws -> Int {
+        // Every parameter is bound below (or the call throws), so there is no need to clear
+        // the previous bindings first.
         resetForNewRun()
-        sqlite3_clear_bindings(handle)
-        bindings = [:]
         var next = positionalOffset
-        for index in stride(from: Int32(1), through: Int32(parameterCount), by: 1) {
-            let name = sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) }
+        for (position, key) in parameterKeys.enumerated() {
             let value: DatabaseValue
-            if let name, name.first != "?" {
-                guard let named = arguments.named[StatementArguments.strippedName(name)] else {
+            if let key {
+                guard let named = arguments.named[key] else {
                     throw DatabaseError(
                         resultCode: .misuse,
-                        message: "missing statement argument for parameter \(name)", sql: sql,
-                        arguments: arguments)
+                        message: "missing statement argument for parameter "
+                            + (parameterNames[position] ?? key),
+                        sql: sql, arguments: arguments)
                 }
                 value = named
             } else {
@@ -187,7 +198,7 @@ public final class Statement {
                 value = arguments.positional[next]
                 next += 1
             }
-            try bind(value, at: index)
+            try bind(value, at: Int32(position + 1))
         }
         return next - positionalOffset
     }
@@ -195,7 +206,9 @@ public final class Statement {
     /// Removes every binding (parameters become `NULL`).
     public func clearBindings() {
         sqlite3_clear_bindings(handle)
-        bindings = [:]
+        for position in boundValues.indices {
+            boundValues[position] = nil
+        }
     }
 
     /// Resets the statement so that it runs again from the start; bindings are kept.
@@ -229,7 +242,7 @@ public final class Statement {
             }
             throw connection.error(code: code, sql: sql, arguments: boundArguments)
         }
-        bindings[index] = value
+        boundValues[Int(index) - 1] = value
     }
 
     // MARK: - Running
