@@ -66,7 +66,8 @@ struct IndexBuilder {
                     elements: elements, purpose: .fetchIndex))
         }
         for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient {
-            let name = prefix + "by" + attribute.name.prefix(1).uppercased()
+            let name =
+                prefix + "by" + attribute.name.prefix(1).uppercased()
                 + attribute.name.dropFirst() + "Index"
             guard !usedNames.contains(name.lowercased()) else { continue }
             let column = try column(attribute.name, of: entity, layout: layout)
