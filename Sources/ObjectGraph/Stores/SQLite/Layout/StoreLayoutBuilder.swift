@@ -80,6 +80,12 @@ struct StoreLayoutBuilder {
     mutating func build() throws(StoreLayoutError) -> Result {
         try number()
         try nameTables()
+        for entity in ordered {
+            for relationship in entity.relationships where !relationship.isTransient {
+                _ = try destination(of: relationship, in: entity)
+                _ = try inverse(of: relationship, in: entity)
+            }
+        }
         let orderKeyed = try toOnesWithOrderKeys()
         for root in ordered where root.parentName == nil {
             try layOutColumns(ofTreeRootedAt: root, orderKeyed: orderKeyed)
