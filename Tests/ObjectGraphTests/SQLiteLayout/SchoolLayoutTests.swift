@@ -55,6 +55,22 @@ struct SchoolLayoutTests {
         #expect(table.column(named: "ZISACTIVE")?.type == .integer)
     }
 
+    @Test("an entity's columns are its own and inherited ones")
+    func entityColumns() throws {
+        let layout = try Self.layout()
+        let student = try #require(layout.entity(named: "Student"))
+        #expect(
+            layout.columns(of: student).map(\.name) == [
+                "Z_PK", "Z_ENT", "Z_OPT", "ZISACTIVE", "ZSTUDENTNUMBER", "ZBIRTHDAY",
+                "ZENROLLEDON", "ZGRADEPOINTAVERAGE", "ZEMAIL", "ZNAME", "ZWEBSITE", "ZID",
+                "ZPHOTO",
+            ])
+        let person = try #require(layout.entity(named: "Person"))
+        #expect(!layout.columns(of: person).contains { $0.name == "ZSALARY" })
+        let lesson = try #require(layout.entity(named: "Lesson"))
+        #expect(layout.columns(of: lesson).map(\.name).contains("Z_FOK_COURSE"))
+    }
+
     @Test("columns are grouped by type: integers, numbers and dates, text, bytes")
     func columnOrder() throws {
         let table = try #require(try Self.layout().table(named: "ZCOURSE"))

@@ -67,4 +67,28 @@ public struct StoreLayout: Sendable, Hashable {
     public func joinTable(named name: String) -> JoinTableLayout? {
         joinTables.first { $0.name == name }
     }
+
+    /// The columns of `entity`'s table that its objects use, in table order: `Z_PK`, `Z_ENT`,
+    /// `Z_OPT` and the columns of its own and inherited properties (not those of sibling or
+    /// child entities).
+    ///
+    /// ```swift
+    /// let columns = layout.columns(of: student).map(\.name)  // for a SELECT list
+    /// ```
+    public func columns(of entity: EntityLayout) -> [Column] {
+        var lineage: Set<String> = []
+        var current: EntityLayout? = entity
+        while let next = current, lineage.insert(next.name).inserted {
+            current = next.superNumber == 0 ? nil : self.entity(number: next.superNumber)
+        }
+        return table(named: entity.tableName)?.columns.filter { column in
+            switch column.role {
+            case .primaryKey, .entityNumber, .optimisticLock: return true
+            case .attribute(let owner, _), .foreignKey(let owner, _),
+                .foreignEntity(let owner, _), .orderKey(let owner, _):
+                return lineage.contains(owner)
+            case .joinKey, .joinOrderKey: return false
+            }
+        } ?? []
+    }
 }
