@@ -21,35 +21,12 @@ public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public var description: String { rawValue }
 }
 
-/// What a store holds about itself: identity and the model it was written with.
-public struct StoreMetadata: Sendable, Hashable {
-    /// The store's UUID (the host of its object ID URIs).
-    public var storeUUID: String
-    /// The store type.
-    public var storeType: StoreType
-    /// The version hash of each entity of the model the store was written with.
-    public var versionHashes: [String: Data]
-    /// The model's version identifiers.
-    public var versionIdentifiers: [String]
-
-    /// Creates metadata.
-    public init(
-        storeUUID: String, storeType: StoreType, versionHashes: [String: Data],
-        versionIdentifiers: [String]
-    ) {
-        self.storeUUID = storeUUID
-        self.storeType = storeType
-        self.versionHashes = versionHashes
-        self.versionIdentifiers = versionIdentifiers
-    }
-}
-
 /// A store added to a coordinator, as users see it.
 public struct StoreDescription: Sendable, Hashable {
     /// The store's UUID.
     public var identifier: String { metadata.storeUUID }
     /// The store type.
-    public var type: StoreType { metadata.storeType }
+    public var type: StoreType
     /// The file, for stores that have one.
     public var url: URL?
     /// The model configuration the store holds (`nil`: every entity).

@@ -45,14 +45,12 @@ public final class StoreCoordinator: @unchecked Sendable {
         let store: any PersistentStore
         switch type {
         case .inMemory:
-            let metadata = StoreMetadata(
-                storeUUID: UUID().uuidString, storeType: .inMemory,
-                versionHashes: model.entityVersionHashes,
-                versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+            var metadata = StoreMetadata(model: model)
+            metadata.storeType = StoreType.inMemory.rawValue
             store = InMemoryStore(
                 description: StoreDescription(
-                    url: url, configurationName: configuration, isReadOnly: options.isReadOnly,
-                    metadata: metadata))
+                    type: .inMemory, url: url, configurationName: configuration,
+                    isReadOnly: options.isReadOnly, metadata: metadata))
         default:
             throw ObjectGraphError.unsupported("store type \(type) is not available yet")
         }
