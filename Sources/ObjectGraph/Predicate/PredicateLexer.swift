@@ -40,12 +40,20 @@ struct PredicateLexer {
         return PredicateSyntaxError(source: source, offset: offset, expected: expected, found: shown)
     }
 
+    /// Letters (ASCII or not) and `_` start an identifier.
     static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
-        c == "_" || (c.value < 128 ? c.properties.isAlphabetic : c.properties.isAlphabetic)
+        switch c {
+        case "a"..."z", "A"..."Z", "_": return true
+        default: return c.value >= 128 && c.properties.isAlphabetic
+        }
     }
 
+    /// Letters, digits, `_` and `$` continue one.
     static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
-        isIdentifierStart(c) || c == "$" || ("0"..."9").contains(c)
+        switch c {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "$": return true
+        default: return c.value >= 128 && c.properties.isAlphabetic
+        }
     }
 
     private mutating func identifierText() -> String {
@@ -92,17 +100,32 @@ struct PredicateLexer {
         default:
             break
         }
-        let two = peek(1).map { String(Character(c)) + String(Character($0)) }
-        if let two, ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**"].contains(two) {
-            position += 2
-            return token(.symbol(two))
+        if let n = peek(1) {
+            let pair: String?
+            switch (c, n) {
+            case ("=", "="): pair = "=="
+            case ("!", "="): pair = "!="
+            case ("<", ">"): pair = "<>"
+            case ("<", "="): pair = "<="
+            case ("=", "<"): pair = "=<"
+            case (">", "="): pair = ">="
+            case ("=", ">"): pair = "=>"
+            case ("&", "&"): pair = "&&"
+            case ("|", "|"): pair = "||"
+            case ("*", "*"): pair = "**"
+            default: pair = nil
+            }
+            if let pair {
+                position += 2
+                return token(.symbol(pair))
+            }
         }
-        let one = String(Character(c))
-        if ["(", ")", "{", "}", "[", "]", ",", ".", ":", "=", "<", ">", "!", "+", "-", "*", "/"]
-            .contains(one)
-        {
+        switch c {
+        case "(", ")", "{", "}", "[", "]", ",", ".", ":", "=", "<", ">", "!", "+", "-", "*", "/":
             position += 1
-            return token(.symbol(one))
+            return token(.symbol(String(Character(c))))
+        default:
+            break
         }
         throw error("a token", at: start)
     }

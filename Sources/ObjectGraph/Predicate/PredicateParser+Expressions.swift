@@ -158,15 +158,15 @@ extension PredicateParser {
         case .atIdentifier, .escapedIdentifier:
             return .keyPath(PredicateKeyPath([try keyPathComponent()]))
         case .symbol("{"):
-            advance()
             try enter()
             defer { leave() }
+            advance()
             let elements = try expressionList(until: "}")
             return .aggregate(elements)
         case .symbol("("):
-            advance()
             try enter()
             defer { leave() }
+            advance()
             let inner = try expression()
             try expectSymbol(")")
             return inner
@@ -200,7 +200,7 @@ extension PredicateParser {
     mutating func identifierExpression(_ name: String, token: PredicateToken)
         throws(PredicateSyntaxError) -> Expression
     {
-        switch name.uppercased() {
+        switch token.keyword {
         case "NULL", "NIL":
             advance()
             return .constant(.null)
@@ -237,8 +237,8 @@ extension PredicateParser {
     mutating func subquery() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let collection = try expression()
         try expectSymbol(",")
         guard case .variable(let variable) = current.kind else {
@@ -254,8 +254,8 @@ extension PredicateParser {
     mutating func ternary() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let condition = try predicate()
         try expectSymbol(",")
         let whenTrue = try expression()
@@ -268,8 +268,8 @@ extension PredicateParser {
     mutating func cast() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let value = try expression()
         try expectSymbol(",")
         let typeToken = current
@@ -283,8 +283,8 @@ extension PredicateParser {
     mutating func functionCall() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let target = try expression()
         try expectSymbol(",")
         let selectorToken = current
@@ -319,8 +319,8 @@ extension PredicateParser {
             throw error("a known function (average, sum, count, now, add:to:, …)", at: nameToken)
         }
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let arguments = try expressionList(until: ")")
         guard arguments.count == function.arity else {
             throw PredicateSyntaxError(
