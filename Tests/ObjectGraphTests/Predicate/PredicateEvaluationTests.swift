@@ -2,6 +2,10 @@ import Foundation
 import ObjectGraph
 import Testing
 
+// Foundation also declares `Predicate` and `Expression`.
+private typealias Predicate = ObjectGraph.Predicate
+private typealias Expression = ObjectGraph.Expression
+
 /// Apple's semantics, operator by operator, option by option, type by type.
 @Suite struct PredicateEvaluationTests {
     static let strings: [(String, Bool)] = [

@@ -2,6 +2,10 @@ import Foundation
 import ObjectGraph
 import Testing
 
+// Foundation also declares `Predicate` and `Expression`.
+private typealias Predicate = ObjectGraph.Predicate
+private typealias Expression = ObjectGraph.Expression
+
 /// Every production of the grammar: the input, and the canonical form it prints as.
 @Suite struct PredicateGrammarTests {
     static let canonicalForms: [(String, String)] = [

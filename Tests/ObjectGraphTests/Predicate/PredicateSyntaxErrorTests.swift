@@ -2,6 +2,10 @@ import Foundation
 import ObjectGraph
 import Testing
 
+// Foundation also declares `Predicate` and `Expression`.
+private typealias Predicate = ObjectGraph.Predicate
+private typealias Expression = ObjectGraph.Expression
+
 /// Each error path of the parser, with the offset it reports.
 @Suite struct PredicateSyntaxErrorTests {
     static let errors: [(input: String, offset: Int, expected: String)] = [
