@@ -35,7 +35,8 @@ import Testing
         #expect(status == 1)
         #expect(
             io.output
-                == "error: expected an expression but found end of input at offset 5\n  age >\n       ^\n")
+                == "error: expected an expression but found end of input at offset 5\n  age >\n       ^\n"
+        )
     }
 
     @Test func usageErrors() {
@@ -49,7 +50,8 @@ import Testing
         let (status, io) = run(["--help"])
         #expect(status == 0)
         #expect(io.output.contains("USAGE: objectgraph predicate"))
-        #expect(run(["--arg", "1"]).1.errorOutput.contains("hint: run 'objectgraph predicate --help'"))
+        #expect(
+            run(["--arg", "1"]).1.errorOutput.contains("hint: run 'objectgraph predicate --help'"))
     }
 
     @Test func jsonLinesProtocol() throws {
@@ -97,7 +99,8 @@ import Testing
     @Test func hostileLinesNeverStopTheStream() {
         let deepJSON = String(repeating: "[", count: 100_000)
         let deepPredicate = #"{"predicate": ""# + String(repeating: "(", count: 100_000) + #""}"#
-        let wide = #"{"predicate": ""# + (0..<100_000).map { "a == \($0)" }.joined(separator: " OR ")
+        let wide =
+            #"{"predicate": ""# + (0..<100_000).map { "a == \($0)" }.joined(separator: " OR ")
             + #"", "objects": [{"a": 99999}]}"#
         var nested = "1"
         for _ in 0..<1_000 { nested = "{\"a\": " + nested + "}" }

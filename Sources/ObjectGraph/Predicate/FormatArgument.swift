@@ -29,7 +29,9 @@ enum FormatArgument {
     static func expression(for conversion: String, _ argument: Any?) throws(Mismatch)
         -> Expression
     {
-        guard let last = conversion.last else { throw Mismatch(expected: "a conversion", found: "%") }
+        guard let last = conversion.last else {
+            throw Mismatch(expected: "a conversion", found: "%")
+        }
         switch last {
         case "@":
             return try expression(from: argument)
@@ -51,7 +53,8 @@ enum FormatArgument {
             switch scalar(from: unwrap(argument)) {
             case .integer(let n)?: return .constant(.double(Double(n)))
             case .double(let d)?: return .constant(.double(d))
-            case .decimal(let d)?: return .constant(.double(NSDecimalNumber(decimal: d).doubleValue))
+            case .decimal(let d)?:
+                return .constant(.double(NSDecimalNumber(decimal: d).doubleValue))
             case .bool(let b)?: return .constant(.double(b ? 1 : 0))
             default:
                 throw Mismatch(expected: "a number for %\(conversion)", found: typeName(argument))

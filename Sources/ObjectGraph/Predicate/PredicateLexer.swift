@@ -37,7 +37,8 @@ struct PredicateLexer {
         } else {
             shown = "end of input"
         }
-        return PredicateSyntaxError(source: source, offset: offset, expected: expected, found: shown)
+        return PredicateSyntaxError(
+            source: source, offset: offset, expected: expected, found: shown)
     }
 
     /// Letters (ASCII or not) and `_` start an identifier.
@@ -183,7 +184,8 @@ struct PredicateLexer {
         var text = String.UnicodeScalarView()
         while true {
             guard let c = peek() else {
-                throw error("a closing \(Character(quote)) for the string at offset \(start)",
+                throw error(
+                    "a closing \(Character(quote)) for the string at offset \(start)",
                     at: position)
             }
             position += 1
@@ -212,7 +214,8 @@ struct PredicateLexer {
                     position += 1
                 }
                 guard let scalar = Unicode.Scalar(value) else {
-                    throw error("a valid Unicode scalar", at: position - 6,
+                    throw error(
+                        "a valid Unicode scalar", at: position - 6,
                         found: "'\\u\(String(value, radix: 16))'")
                 }
                 text.append(scalar)

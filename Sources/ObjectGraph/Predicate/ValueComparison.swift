@@ -116,7 +116,8 @@ enum ValueComparison {
                 return (a as AnyObject) === (b as AnyObject)
             }
             return false
-        case (.object(let a), .value(.objectID(let id))), (.value(.objectID(let id)), .object(let a)):
+        case (.object(let a), .value(.objectID(let id))),
+            (.value(.objectID(let id)), .object(let a)):
             return a.predicateObjectID == id
         default:
             return false

@@ -209,7 +209,9 @@ extension PredicateCommand {
                     return .collection(try items.map { try evaluationValue($0, depth: depth + 1) })
                 }
                 var record: [String: EvaluationValue] = [:]
-                for (key, value) in object { record[key] = try evaluationValue(value, depth: depth + 1) }
+                for (key, value) in object {
+                    record[key] = try evaluationValue(value, depth: depth + 1)
+                }
                 return .dictionary(record)
             }
             throw Problem(description: "unsupported JSON value")
@@ -314,7 +316,9 @@ extension PredicateCommand {
             var failed = false
             for object in objects {
                 do {
-                    results.append(try predicate.evaluate(with: object, variables: variables) ? "true" : "false")
+                    results.append(
+                        try predicate.evaluate(with: object, variables: variables)
+                            ? "true" : "false")
                     errors.append("null")
                 } catch {
                     failed = true
@@ -329,7 +333,8 @@ extension PredicateCommand {
         }
 
         private static func isSpecial(_ value: Any) -> Bool {
-            guard let object = value as? [String: Any], object.count == 1, let key = object.keys.first
+            guard let object = value as? [String: Any], object.count == 1,
+                let key = object.keys.first
             else { return false }
             return ["$date", "$data", "$uuid", "$set"].contains(key)
         }

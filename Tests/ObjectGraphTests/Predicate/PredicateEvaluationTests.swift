@@ -13,15 +13,19 @@ private typealias Expression = ObjectGraph.Expression
         ("name == 'Café'", true), ("name == 'cafe'", false), ("name ==[c] 'CAFÉ'", true),
         ("name ==[c] 'CAFE'", false), ("name ==[d] 'Cafe'", true), ("name ==[d] 'cafe'", false),
         ("name ==[cd] 'CAFE'", true), ("name !=[cd] 'CAFE'", false), ("name != 'cafe'", true),
-        ("name < 'D'", true), ("name < 'd'", true), ("name > 'Ca'", true), ("name <=[c] 'CAFÉ'", true),
+        ("name < 'D'", true), ("name < 'd'", true), ("name > 'Ca'", true),
+        ("name <=[c] 'CAFÉ'", true),
         ("name >=[cd] 'CAFE'", true), ("'10' < '9'", true), ("name BETWEEN {'A', 'D'}", true),
         ("name BETWEEN[c] {'a', 'c'}", false), ("name BETWEEN[c] {'a', 'd'}", true),
         // String operators.
         ("name BEGINSWITH 'Ca'", true), ("name BEGINSWITH 'ca'", false),
-        ("name BEGINSWITH[c] 'ca'", true), ("name ENDSWITH 'fé'", true), ("name ENDSWITH 'fe'", false),
+        ("name BEGINSWITH[c] 'ca'", true), ("name ENDSWITH 'fé'", true),
+        ("name ENDSWITH 'fe'", false),
         ("name ENDSWITH[d] 'fe'", true), ("name ENDSWITH[cd] 'FE'", true),
-        ("name CONTAINS 'af'", true), ("name CONTAINS 'AF'", false), ("name CONTAINS[c] 'AF'", true),
-        ("name CONTAINS[cd] 'AFE'", true), ("name CONTAINS ''", false), ("name BEGINSWITH ''", false),
+        ("name CONTAINS 'af'", true), ("name CONTAINS 'AF'", false),
+        ("name CONTAINS[c] 'AF'", true),
+        ("name CONTAINS[cd] 'AFE'", true), ("name CONTAINS ''", false),
+        ("name BEGINSWITH ''", false),
         ("name LIKE 'C*'", true), ("name LIKE 'c*'", false), ("name LIKE[c] 'c*'", true),
         ("name LIKE 'C?f?'", true), ("name LIKE 'C?f'", false), ("name LIKE '*'", true),
         ("name LIKE[cd] '*FE'", true), ("name LIKE 'Caf.'", false), ("'a.c' LIKE 'a.c'", true),
@@ -43,9 +47,11 @@ private typealias Expression = ObjectGraph.Expression
         ("age < 30.5", true), ("age > 29.99", true), ("age >= 30", true), ("age <= 29", false),
         ("height > 1", true), ("height == 1.75", true), ("height < 2", true),
         ("score == 12.5", true), ("score > 12", true), ("score < height", false),
-        ("score == CAST('12.5', 'NSDecimalNumber')", true), ("flag == 1", true), ("flag == TRUE", true),
+        ("score == CAST('12.5', 'NSDecimalNumber')", true), ("flag == 1", true),
+        ("flag == TRUE", true),
         ("flag == YES", true), ("flag == 0", false), ("TRUE == 1", true), ("FALSE < TRUE", true),
-        ("age BETWEEN {30, 30}", true), ("age BETWEEN {1, 29}", false), ("age BETWEEN {29.5, 30.5}", true),
+        ("age BETWEEN {30, 30}", true), ("age BETWEEN {1, 29}", false),
+        ("age BETWEEN {29.5, 30.5}", true),
         ("age IN {1, 30.0}", true), ("age IN {1, 2}", false), ("age IN numbers", false),
         ("2.5 IN numbers", true), ("numbers CONTAINS 3", true),
         ("9223372036854775807 > 9223372036854775806.0", false),
@@ -90,7 +96,8 @@ private typealias Expression = ObjectGraph.Expression
         ("kids.toys.name CONTAINS 'ball'", true),
         // Quantifiers.
         ("ANY kids.age > 6", true), ("SOME kids.age > 7", false), ("ALL kids.age > 4", true),
-        ("ALL kids.age > 5", false), ("NONE kids.age > 7", true), ("NONE kids.name ==[c] 'ann'", false),
+        ("ALL kids.age > 5", false), ("NONE kids.age > 7", true),
+        ("NONE kids.name ==[c] 'ann'", false),
         ("ANY tags ==[c] 'A'", true), ("ANY kids.toys.name == 'ball'", true),
         ("ANY empty == 1", false), ("ALL empty == 1", true), ("NONE empty == 1", true),
         ("ANY nothing == 1", false), ("ALL nothing == 1", true), ("NONE nothing == 1", true),
@@ -106,24 +113,34 @@ private typealias Expression = ObjectGraph.Expression
         ("(age + height) * 2 == 63.5", true), ("score + 1 == 13.5", true),
         ("nothing + 1 == nil", true),
         ("sum({1, 2, 3}) == 6", true), ("count({1, 2, 3}) == 3", true), ("min(numbers) == 1", true),
-        ("max(numbers) == 3", true), ("average({1, 2, 3}) == 2", true), ("median({3, 1, 2, 10}) == 2.5", true),
+        ("max(numbers) == 3", true), ("average({1, 2, 3}) == 2", true),
+        ("median({3, 1, 2, 10}) == 2.5", true),
         ("mode({1, 2, 2, 3}) == {2}", true), ("stddev({2, 4, 4, 4, 5, 5, 7, 9}) == 2", true),
-        ("add:to:(1, 2) == 3", true), ("from:subtract:(5, 2) == 3", true), ("multiply:by:(3, 4) == 12", true),
-        ("divide:by:(1, 4) == 0.25", true), ("modulus:by:(10, 3) == 1", true), ("sqrt(16) == 4", true),
+        ("add:to:(1, 2) == 3", true), ("from:subtract:(5, 2) == 3", true),
+        ("multiply:by:(3, 4) == 12", true),
+        ("divide:by:(1, 4) == 0.25", true), ("modulus:by:(10, 3) == 1", true),
+        ("sqrt(16) == 4", true),
         ("log(1000) == 3", true), ("ln(1) == 0", true), ("raise:toPower:(2, 3) == 8", true),
-        ("exp(0) == 1", true), ("floor(1.5) == 1", true), ("ceiling(1.2) == 2", true), ("abs(-3) == 3", true),
-        ("abs(-2.5) == 2.5", true), ("trunc(-1.7) == -1", true), ("uppercase('abé') == 'ABÉ'", true),
-        ("lowercase('AB') == 'ab'", true), ("now() > CAST(0, 'NSDate')", true), ("random() < 1", true),
-        ("randomn(5) < 5", true), ("bitwiseAnd:with:(6, 3) == 2", true), ("bitwiseOr:with:(6, 3) == 7", true),
+        ("exp(0) == 1", true), ("floor(1.5) == 1", true), ("ceiling(1.2) == 2", true),
+        ("abs(-3) == 3", true),
+        ("abs(-2.5) == 2.5", true), ("trunc(-1.7) == -1", true),
+        ("uppercase('abé') == 'ABÉ'", true),
+        ("lowercase('AB') == 'ab'", true), ("now() > CAST(0, 'NSDate')", true),
+        ("random() < 1", true),
+        ("randomn(5) < 5", true), ("bitwiseAnd:with:(6, 3) == 2", true),
+        ("bitwiseOr:with:(6, 3) == 7", true),
         ("bitwiseXor:with:(6, 3) == 5", true), ("leftshift:by:(1, 4) == 16", true),
-        ("rightshift:by:(16, 2) == 4", true), ("onesComplement(0) == -1", true), ("noindex(age) == 30", true),
-        ("FUNCTION(name, 'uppercaseString') == 'CAFÉ'", true), ("FUNCTION(nick, 'length') == 2", true),
+        ("rightshift:by:(16, 2) == 4", true), ("onesComplement(0) == -1", true),
+        ("noindex(age) == 30", true),
+        ("FUNCTION(name, 'uppercaseString') == 'CAFÉ'", true),
+        ("FUNCTION(nick, 'length') == 2", true),
         ("CAST('42', 'NSNumber') == 42", true), ("CAST(42, 'NSString') == '42'", true),
         ("CAST('x', 'NSString') == 'x'", true), ("CAST(age, 'NSDate') == CAST(30, 'NSDate')", true),
         // Compounds.
         ("TRUEPREDICATE", true), ("FALSEPREDICATE", false), ("NOT FALSEPREDICATE", true),
         ("age == 30 AND nick == 'jo'", true), ("age == 1 OR nick == 'jo'", true),
-        ("age == 1 OR nick == 'x' AND flag == TRUE", false), ("(age == 1 OR nick == 'jo') AND flag == TRUE", true),
+        ("age == 1 OR nick == 'x' AND flag == TRUE", false),
+        ("(age == 1 OR nick == 'jo') AND flag == TRUE", true),
     ]
 
     @Test(arguments: others)
@@ -132,11 +149,14 @@ private typealias Expression = ObjectGraph.Expression
     }
 
     static let nils: [(String, Bool)] = [
-        ("nothing == nil", true), ("missing == nil", true), ("nil == nil", true), ("nothing != nil", false),
+        ("nothing == nil", true), ("missing == nil", true), ("nil == nil", true),
+        ("nothing != nil", false),
         ("age != nil", true), ("age == nil", false), ("nil == age", false), ("nothing < 1", false),
-        ("nothing > 1", false), ("nothing <= 1", false), ("1 >= nothing", false), ("nothing == 0", false),
+        ("nothing > 1", false), ("nothing <= 1", false), ("1 >= nothing", false),
+        ("nothing == 0", false),
         ("nothing != 0", true), ("nothing BEGINSWITH 'a'", false), ("nothing LIKE '*'", false),
-        ("nothing MATCHES '.*'", false), ("name CONTAINS nothing", false), ("nothing CONTAINS 'a'", false),
+        ("nothing MATCHES '.*'", false), ("name CONTAINS nothing", false),
+        ("nothing CONTAINS 'a'", false),
         ("nothing IN {1, nil}", true), ("nothing IN {1}", false), ("1 IN nothing", false),
         ("nothing BETWEEN {1, 2}", false), ("dept.missing.deeper == nil", true),
         ("missing.@count == 0", true), ("nothing[FIRST] == nil", true), ("tags != nil", true),
@@ -152,18 +172,28 @@ private typealias Expression = ObjectGraph.Expression
         ("name BEGINSWITH 3", .typeMismatch("BEGINSWITH needs strings, not \"Café\" and 3")),
         ("age CONTAINS 3", .typeMismatch("CONTAINS needs a collection or a string, not 30")),
         ("ANY age == 3", .typeMismatch("ANY needs a collection on its left side, not 30")),
-        ("kids.name == 'Ann'", .typeMismatch("a collection compared with a single value; use ANY or ALL")),
-        ("age BETWEEN 3", .typeMismatch("BETWEEN needs a two-element collection {low, high}, not 3")),
+        (
+            "kids.name == 'Ann'",
+            .typeMismatch("a collection compared with a single value; use ANY or ALL")
+        ),
+        (
+            "age BETWEEN 3",
+            .typeMismatch("BETWEEN needs a two-element collection {low, high}, not 3")
+        ),
         ("name == $WHO", .unboundVariable("WHO")),
         ("name MATCHES '('", .invalidRegularExpression("(", "not a valid ICU regular expression")),
-        ("name MATCHES 'a)|(b'", .invalidRegularExpression("a)|(b", "not a valid ICU regular expression")),
+        (
+            "name MATCHES 'a)|(b'",
+            .invalidRegularExpression("a)|(b", "not a valid ICU regular expression")
+        ),
         ("9223372036854775807 + 1 == 0", .arithmeticOverflow("9223372036854775807 + 1")),
         ("-9223372036854775807 - 2 == 0", .arithmeticOverflow("-9223372036854775807 - 2")),
         ("4611686018427387904 * 2 == 0", .arithmeticOverflow("4611686018427387904 * 2")),
         ("-(-9223372036854775808) == 0", .arithmeticOverflow("-(-9223372036854775808)")),
         ("abs(-9223372036854775808) == 0", .arithmeticOverflow("abs(-9223372036854775808)")),
         ("age / 0 == 1", .divisionByZero), ("modulus:by:(1, 0) == 1", .divisionByZero),
-        ("tags[3] == 1", .indexOutOfRange(3, count: 3)), ("tags[-1] == 1", .indexOutOfRange(-1, count: 3)),
+        ("tags[3] == 1", .indexOutOfRange(3, count: 3)),
+        ("tags[-1] == 1", .indexOutOfRange(-1, count: 3)),
         ("name + 1 == 1", .typeMismatch("+ needs numbers, not \"Café\"")),
         ("FUNCTION(name, 'reverse') == 1", .unsupported("FUNCTION with selector reverse")),
         ("CAST(name, 'NSFoo') == 1", .unsupported("CAST of \"Café\" to NSFoo")),
@@ -182,7 +212,9 @@ private typealias Expression = ObjectGraph.Expression
         #expect(try Fixture.evaluate("ANY $LIST == nick", variables: ["LIST": ["x", "jo"]]))
         #expect(try Fixture.evaluate("$ROW.age == 30", variables: ["ROW": Fixture.person]))
         // A subquery variable shadows a global one only inside the subquery.
-        #expect(try Fixture.evaluate("SUBQUERY(kids, $x, $x.age == 5).@count == 1 AND $x == 1", variables: ["x": 1]))
+        #expect(
+            try Fixture.evaluate(
+                "SUBQUERY(kids, $x, $x.age == 5).@count == 1 AND $x == 1", variables: ["x": 1]))
     }
 
     @Test func expressionsEvaluate() throws {

@@ -24,7 +24,8 @@ private typealias Expression = ObjectGraph.Expression
         let seeds = PredicateGrammarTests.canonicalForms.map(\.1)
         var parsedCount = 0
         for round in 0..<1_200 {
-            var text = Array(round % 3 == 0 ? generator.predicate(depth: 3).description : generator.pick(seeds))
+            var text = Array(
+                round % 3 == 0 ? generator.predicate(depth: 3).description : generator.pick(seeds))
             for _ in 0..<(1 + generator.int(4)) {
                 let position = generator.int(text.count + 1)
                 switch generator.int(3) {

@@ -59,7 +59,10 @@ private typealias Expression = ObjectGraph.Expression
         ("items.@avg.price > 2", "items.@avg.price > 2"),
         ("items.@min.price > 2", "items.@min.price > 2"),
         ("items.@max.price > 2", "items.@max.price > 2"),
-        ("items.@distinctUnionOfObjects.tag.@count == 2", "items.@distinctUnionOfObjects.tag.@count == 2"),
+        (
+            "items.@distinctUnionOfObjects.tag.@count == 2",
+            "items.@distinctUnionOfObjects.tag.@count == 2"
+        ),
         ("SELF == 1", "SELF == 1"),
         ("self.name == 'x'", "SELF.name == \"x\""),
         ("#IN == 1", "#IN == 1"),
@@ -127,7 +130,10 @@ private typealias Expression = ObjectGraph.Expression
         ("FUNCTION(name, 'length') == 1", "FUNCTION(name, \"length\") == 1"),
         ("FUNCTION(a, 'f:', 1, 2) == 1", "FUNCTION(a, \"f:\", 1, 2) == 1"),
         ("SUBQUERY(items, $i, $i.p > 1).@count > 0", "SUBQUERY(items, $i, $i.p > 1).@count > 0"),
-        ("TERNARY(a > 1, 'big', 'small') == 'big'", "TERNARY(a > 1, \"big\", \"small\") == \"big\""),
+        (
+            "TERNARY(a > 1, 'big', 'small') == 'big'",
+            "TERNARY(a > 1, \"big\", \"small\") == \"big\""
+        ),
         ("CAST(0, 'NSDate') == d", "CAST(0.0, \"NSDate\") == d"),
         ("CAST(a, 'NSNumber') == 1", "CAST(a, \"NSNumber\") == 1"),
         ("CAST('AQI=', 'NSData') == d", "CAST(\"AQI=\", \"NSData\") == d"),
@@ -173,9 +179,12 @@ private typealias Expression = ObjectGraph.Expression
         let id = ObjectID(entityName: "Book", storeIdentifier: "S1", key: .permanent(7))
         let temp = ObjectID(entityName: "Book", storeIdentifier: "", key: .temporary(UUID()))
         let values: [Value] = [
-            .null, .integer(-3), .double(0.1), .double(-0.0), .double(1e300), .decimal(Decimal(string: "12.345") ?? 0),
-            .string("é \"q\" \\ \n"), .bool(true), .date(Date(timeIntervalSince1970: 1_700_000_000.25)),
-            .data(Data([0, 1, 255])), .uuid(UUID()), .uri(URL(string: "https://example.com/a?b=c") ?? URL(fileURLWithPath: "/")),
+            .null, .integer(-3), .double(0.1), .double(-0.0), .double(1e300),
+            .decimal(Decimal(string: "12.345") ?? 0),
+            .string("é \"q\" \\ \n"), .bool(true),
+            .date(Date(timeIntervalSince1970: 1_700_000_000.25)),
+            .data(Data([0, 1, 255])), .uuid(UUID()),
+            .uri(URL(string: "https://example.com/a?b=c") ?? URL(fileURLWithPath: "/")),
             .objectID(id), .objectID(temp), .double(.infinity), .double(-.infinity),
         ]
         for value in values {

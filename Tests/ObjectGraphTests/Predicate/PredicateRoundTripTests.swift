@@ -11,7 +11,8 @@ private typealias Expression = ObjectGraph.Expression
 @Suite struct PredicateRoundTripTests {
     static var objects: [EvaluationValue] {
         [
-        Fixture.person, [:], ["name": "x", "age": 1.5, "tags": [1, "a"], "kids": [["age": 2]]],
+            Fixture.person, [:],
+            ["name": "x", "age": 1.5, "tags": [1, "a"], "kids": [["age": 2]]],
         ]
     }
 
@@ -40,10 +41,10 @@ private typealias Expression = ObjectGraph.Expression
 
     private func outcome(_ predicate: Predicate, _ object: EvaluationValue) -> String {
         do {
-            return try predicate.evaluate(with: object, variables: ["X": 1, "min": "a"]) ? "true" : "false"
+            return try predicate.evaluate(with: object, variables: ["X": 1, "min": "a"])
+                ? "true" : "false"
         } catch {
             return "\(error)"
         }
     }
 }
-

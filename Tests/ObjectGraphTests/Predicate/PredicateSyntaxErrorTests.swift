@@ -95,7 +95,8 @@ private typealias Expression = ObjectGraph.Expression
             #expect(Predicate.syntaxCheck(hostile) != nil)
         }
         // Just under the limit parses, prints and evaluates.
-        let nested = String(repeating: "(", count: 250) + "a == 1" + String(repeating: ")", count: 250)
+        let nested =
+            String(repeating: "(", count: 250) + "a == 1" + String(repeating: ")", count: 250)
         let p = try Predicate(format: nested)
         #expect(p.description == "a == 1")
         let sum = "a == " + Array(repeating: "1", count: 250).joined(separator: " + ")

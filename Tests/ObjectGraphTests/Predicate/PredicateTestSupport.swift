@@ -8,13 +8,17 @@ enum Fixture {
 
     static var person: EvaluationValue {
         [
-        "name": "Café", "nick": "jo", "age": 30, "height": 1.75,
-        "score": .value(.decimal(Decimal(string: "12.5") ?? 0)), "flag": true,
-        "born": .value(.date(born)), "data": .value(.data(Data([1, 2]))), "id": .value(.uuid(id)),
-        "tags": ["a", "b", "B"], "empty": [], "nothing": nil, "numbers": [1, 2.5, 3],
-        "kids": [["name": "Ann", "age": 5, "toys": [["name": "ball"]]], ["name": "Bob", "age": 7, "toys": []]],
-        "dept": ["name": "R&D", "boss": ["name": "Zed"]],
-        "dict": ["x": 1, "y": 2],
+            "name": "Café", "nick": "jo", "age": 30, "height": 1.75,
+            "score": .value(.decimal(Decimal(string: "12.5") ?? 0)), "flag": true,
+            "born": .value(.date(born)), "data": .value(.data(Data([1, 2]))),
+            "id": .value(.uuid(id)),
+            "tags": ["a", "b", "B"], "empty": [], "nothing": nil, "numbers": [1, 2.5, 3],
+            "kids": [
+                ["name": "Ann", "age": 5, "toys": [["name": "ball"]]],
+                ["name": "Bob", "age": 7, "toys": []],
+            ],
+            "dept": ["name": "R&D", "boss": ["name": "Zed"]],
+            "dict": ["x": 1, "y": 2],
         ]
     }
 
@@ -22,10 +26,13 @@ enum Fixture {
         _ format: String, _ object: EvaluationValue = person, args: [Any?] = [],
         variables: [String: EvaluationValue] = [:]
     ) throws -> Bool {
-        try Predicate(format: format, argumentArray: args).evaluate(with: object, variables: variables)
+        try Predicate(format: format, argumentArray: args).evaluate(
+            with: object, variables: variables)
     }
 
-    static func value(_ format: String, _ object: EvaluationValue = person) throws -> EvaluationValue {
+    static func value(_ format: String, _ object: EvaluationValue = person) throws
+        -> EvaluationValue
+    {
         try Expression(format: format).evaluate(with: object)
     }
 }
