@@ -71,3 +71,11 @@ private typealias Expression = ObjectGraph.Expression
         #expect(try Predicate(format: "ANY SELF == 99999 AND SELF.@sum > 0").evaluate(with: many))
     }
 }
+
+@Test func distinctUnionOfManyValuesIsFast() throws {
+    let values = (0..<50_000).map { EvaluationValue.value(.integer(Int64($0 % 1000))) }
+    let doubles = (0..<10).map { EvaluationValue.value(.double(Double($0))) }
+    let object: EvaluationValue = ["v": .collection(values + doubles)]
+    let p = try ObjectGraph.Predicate(format: "v.@distinctUnionOfObjects.@count == 1000")
+    #expect(try p.evaluate(with: object))
+}
