@@ -78,6 +78,7 @@ enum ValueComparison {
             }
             return StringMatching.contains(text, part, options: options)
         default:
+            if element.isNull { return false }
             throw PredicateEvaluationError.typeMismatch(
                 "\(op) needs a collection or a string, not \(container)")
         }
