@@ -100,6 +100,12 @@ enum CanonicalPrinter {
             }
             out += "]"
         case .function(let selector, let arguments):
+            if let symbol = infixSymbol(expression) {
+                writeArithmeticOperand(arguments[0], to: &out)
+                out += " \(symbol) "
+                writeArithmeticOperand(arguments[1], to: &out)
+                return
+            }
             out += selector + "("
             writeList(arguments, to: &out)
             out += ")"
@@ -119,7 +125,13 @@ enum CanonicalPrinter {
                 write(inner, to: &out)
                 out += ")"
             default:
-                write(inner, to: &out)
+                if infixSymbol(inner) != nil {
+                    out += "("
+                    write(inner, to: &out)
+                    out += ")"
+                } else {
+                    write(inner, to: &out)
+                }
             }
         case .subquery(let collection, let variable, let predicate):
             out += "SUBQUERY("
@@ -147,8 +159,24 @@ enum CanonicalPrinter {
         }
     }
 
+    /// `&`, `|` or `^` for a two-argument bitwise function, which Apple prints infix.
+    static func infixSymbol(_ expression: Expression) -> String? {
+        guard case .function(let selector, let arguments) = expression, arguments.count == 2
+        else { return nil }
+        switch selector {
+        case "bitwiseAnd:with:": return "&"
+        case "bitwiseOr:with:": return "|"
+        case "bitwiseXor:with:": return "^"
+        default: return nil
+        }
+    }
+
     private static func writeArithmeticOperand(_ expression: Expression, to out: inout String) {
         if case .arithmetic = expression {
+            out += "("
+            write(expression, to: &out)
+            out += ")"
+        } else if infixSymbol(expression) != nil {
             out += "("
             write(expression, to: &out)
             out += ")"
@@ -165,6 +193,7 @@ enum CanonicalPrinter {
         let needsParentheses: Bool
         switch expression {
         case .arithmetic, .negate, .constant: needsParentheses = true
+        case .function: needsParentheses = infixSymbol(expression) != nil
         case .keyPath, .member: needsParentheses = parenthesizeKeyPath
         default: needsParentheses = false
         }

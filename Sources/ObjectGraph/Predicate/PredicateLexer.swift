@@ -122,7 +122,8 @@ struct PredicateLexer {
             }
         }
         switch c {
-        case "(", ")", "{", "}", "[", "]", ",", ".", ":", "=", "<", ">", "!", "+", "-", "*", "/":
+        case "(", ")", "{", "}", "[", "]", ",", ".", ":", "=", "<", ">", "!", "+", "-", "*", "/",
+            "&", "|", "^":
             position += 1
             return token(.symbol(String(Character(c))))
         default:

@@ -11,19 +11,35 @@ extension PredicateParser {
 
     // MARK: Arithmetic
 
+    /// Additive level: `+`, `-` and the bitwise `&`, `|`, `^` (Apple's infix spellings of
+    /// `bitwiseAnd:with:`, `bitwiseOr:with:` and `bitwiseXor:with:`), left-associative.
     mutating func expression() throws(PredicateSyntaxError) -> Expression {
         var left = try term()
         var levels = 0
         defer { leave(levels) }
-        while current.isSymbol("+") || current.isSymbol("-") {
-            let op: ArithmeticOperator = current.isSymbol("+") ? .add : .subtract
+        while true {
+            let make: (Expression, Expression) -> Expression
+            if current.isSymbol("+") {
+                make = { .arithmetic($0, .add, $1) }
+            } else if current.isSymbol("-") {
+                make = { .arithmetic($0, .subtract, $1) }
+            } else if let selector = Self.bitwiseSelectors[current.kind] {
+                make = { .function(selector, [$0, $1]) }
+            } else {
+                return left
+            }
             advance()
             try enter()
             levels += 1
-            left = .arithmetic(left, op, try term())
+            left = make(left, try term())
         }
-        return left
     }
+
+    /// The infix bitwise operators and the functions they stand for.
+    static let bitwiseSelectors: [PredicateToken.Kind: String] = [
+        .symbol("&"): "bitwiseAnd:with:", .symbol("|"): "bitwiseOr:with:",
+        .symbol("^"): "bitwiseXor:with:",
+    ]
 
     mutating func term() throws(PredicateSyntaxError) -> Expression {
         var left = try power()

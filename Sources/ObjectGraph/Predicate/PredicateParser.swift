@@ -153,7 +153,8 @@ struct PredicateParser {
         guard close >= 0, close + 1 < tokens.count else { return false }
         let after = tokens[close + 1]
         if Self.comparisonOperator(after) != nil { return true }
-        for symbol in ["+", "-", "*", "/", "**", ".", "["] where after.isSymbol(symbol) {
+        for symbol in ["+", "-", "*", "/", "**", "&", "|", "^", ".", "["]
+        where after.isSymbol(symbol) {
             return true
         }
         return false

@@ -116,6 +116,12 @@ private typealias Expression = ObjectGraph.Expression
         ("- 5 == a", "-(5) == a"),
         ("-(a + 1) == 1", "-(a + 1) == 1"),
         ("a - -1 == 2", "a - -1 == 2"),
+        ("a & 3 == 3", "a & 3 == 3"),
+        ("bitwiseOr:with:(a, 1) == 1", "a | 1 == 1"),
+        ("a ^ b | c == 1", "(a ^ b) | c == 1"),
+        ("a + 1 & 2 == 0", "(a + 1) & 2 == 0"),
+        ("-(a & 1) == 1", "-(a & 1) == 1"),
+        ("(a & 1).b == 1", "(a & 1).b == 1"),
         // Variables, functions, subqueries, ternary, cast.
         ("a == $VAR", "a == $VAR"),
         ("$x.name == 'a'", "$x.name == \"a\""),
