@@ -36,8 +36,8 @@ enum FormatArgument {
         case "@":
             return try expression(from: argument)
         case "K":
-            if case .keyPath? = argument as? Expression, let e = argument as? Expression {
-                return e
+            if let expression = unwrap(argument) as? Expression, case .keyPath = expression {
+                return expression
             }
             if let path = argument as? PredicateKeyPath { return .keyPath(path) }
             guard let text = string(from: argument), !text.isEmpty else {
@@ -209,6 +209,8 @@ enum FormatArgument {
 
     static func typeName(_ argument: Any?) -> String {
         guard let value = unwrap(argument) else { return "nil" }
+        if let value = value as? Value { return "the value \(value)" }
+        if let expression = value as? Expression { return "the expression \(expression)" }
         return "a value of type \(Swift.type(of: value))"
     }
 }

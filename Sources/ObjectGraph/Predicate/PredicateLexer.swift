@@ -133,7 +133,6 @@ struct PredicateLexer {
     }
 
     private mutating func numberText() throws(PredicateSyntaxError) -> String {
-        let start = position
         var text = ""
         if peek() == "0", let p = peek(1), "xXoObB".unicodeScalars.contains(p) {
             text = "0" + String(Character(p)).lowercased()
@@ -173,7 +172,6 @@ struct PredicateLexer {
         if let c = peek(), Self.isIdentifierStart(c) {
             throw error("a separator after the number", at: position)
         }
-        _ = start
         return text
     }
 
