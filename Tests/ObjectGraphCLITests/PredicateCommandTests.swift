@@ -17,6 +17,13 @@ import Testing
         #expect(io.output == "name BEGINSWITH[cd] \"jo\" AND age >= 18\n")
     }
 
+    @Test func formatAfterDoubleDash() {
+        let (status, io) = run(["--", "--a == 1"])
+        #expect(status == 0)
+        #expect(io.output == "- -a == 1\n")
+        #expect(run(["--", "a == 1", "b"]).0 == 2)
+    }
+
     @Test func argumentsAndVariables() {
         let (status, io) = run([
             "--arg", "30", "--arg", "\"name\"", "--var", "P=\"x\"", "--arg", "{\"$date\": 0}",

@@ -13,7 +13,7 @@ struct PredicateCommand: Command {
     static let help = """
         OVERVIEW: \(abstract)
 
-        USAGE: objectgraph predicate [--arg <json>]... [--var <name>=<json>]... <format>
+        USAGE: objectgraph predicate [--arg <json>]... [--var <name>=<json>]... [--] <format>
                objectgraph predicate --jsonl
 
         ARGUMENTS:
@@ -50,6 +50,12 @@ struct PredicateCommand: Command {
             switch argument {
             case "--jsonl":
                 jsonl = true
+            case "--":
+                // Everything after `--` is the format, even when it starts with `-`.
+                guard format == nil, let text = rest.popFirst(), rest.isEmpty else {
+                    return usageError("expected exactly one format after '--'", io: io)
+                }
+                format = text
             case "--arg":
                 guard let text = rest.popFirst() else {
                     return usageError("--arg needs a JSON value", io: io)
