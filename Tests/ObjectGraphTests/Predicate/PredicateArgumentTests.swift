@@ -123,16 +123,18 @@ extension Predicate {
     }
 }
 
-@Test func convertingSwiftValues() throws {
-    let row = try #require(
-        EvaluationValue(
-            converting: ["name": "Ada", "langs": ["en", "fr"], "age": 36, "x": nil]
-                as [String: Any?]))
-    #expect(
-        try ObjectGraph.Predicate(
-            format: "name == 'Ada' AND ANY langs == 'fr' AND age > 30 AND x == nil"
-        ).evaluate(with: row))
-    #expect(EvaluationValue(converting: Set([1, 2]))?.description.count == 6)
-    struct Unknown {}
-    #expect(EvaluationValue(converting: [Unknown()]) == nil)
+extension PredicateArgumentTests {
+    @Test func convertingSwiftValues() throws {
+        let row = try #require(
+            EvaluationValue(
+                converting: ["name": "Ada", "langs": ["en", "fr"], "age": 36, "x": nil]
+                    as [String: Any?]))
+        #expect(
+            try ObjectGraph.Predicate(
+                format: "name == 'Ada' AND ANY langs == 'fr' AND age > 30 AND x == nil"
+            ).evaluate(with: row))
+        #expect(EvaluationValue(converting: Set([1, 2]))?.description.count == 6)
+        struct Unknown {}
+        #expect(EvaluationValue(converting: [Unknown()]) == nil)
+    }
 }

@@ -39,7 +39,7 @@ private typealias Expression = ObjectGraph.Expression
 
     @Test(arguments: strings)
     func stringSemantics(_ format: String, _ expected: Bool) throws {
-        #expect(try Fixture.evaluate(format) == expected)
+        #expect(try PredicateFixture.evaluate(format) == expected)
     }
 
     static let numbers: [(String, Bool)] = [
@@ -62,7 +62,7 @@ private typealias Expression = ObjectGraph.Expression
 
     @Test(arguments: numbers)
     func numericSemantics(_ format: String, _ expected: Bool) throws {
-        #expect(try Fixture.evaluate(format) == expected)
+        #expect(try PredicateFixture.evaluate(format) == expected)
     }
 
     static let others: [(String, Bool)] = [
@@ -146,7 +146,7 @@ private typealias Expression = ObjectGraph.Expression
 
     @Test(arguments: others)
     func otherSemantics(_ format: String, _ expected: Bool) throws {
-        #expect(try Fixture.evaluate(format) == expected)
+        #expect(try PredicateFixture.evaluate(format) == expected)
     }
 
     static let nils: [(String, Bool)] = [
@@ -165,7 +165,7 @@ private typealias Expression = ObjectGraph.Expression
 
     @Test(arguments: nils)
     func nilSemantics(_ format: String, _ expected: Bool) throws {
-        #expect(try Fixture.evaluate(format) == expected)
+        #expect(try PredicateFixture.evaluate(format) == expected)
     }
 
     static let failures: [(String, PredicateEvaluationError)] = [
@@ -204,25 +204,29 @@ private typealias Expression = ObjectGraph.Expression
 
     @Test(arguments: failures)
     func errorsAreThrownNotTrapped(_ format: String, _ expected: PredicateEvaluationError) throws {
-        let object: EvaluationValue = format.hasPrefix("@") ? .object(Opaque()) : Fixture.person
-        #expect(throws: expected) { try Fixture.evaluate(format, object) }
+        let object: EvaluationValue =
+            format.hasPrefix("@") ? .object(Opaque()) : PredicateFixture.person
+        #expect(throws: expected) { try PredicateFixture.evaluate(format, object) }
     }
 
     @Test func variablesAtEvaluation() throws {
-        #expect(try Fixture.evaluate("age > $MIN", variables: ["MIN": 18]))
-        #expect(try Fixture.evaluate("ANY $LIST == nick", variables: ["LIST": ["x", "jo"]]))
-        #expect(try Fixture.evaluate("$ROW.age == 30", variables: ["ROW": Fixture.person]))
+        #expect(try PredicateFixture.evaluate("age > $MIN", variables: ["MIN": 18]))
+        #expect(
+            try PredicateFixture.evaluate("ANY $LIST == nick", variables: ["LIST": ["x", "jo"]]))
+        #expect(
+            try PredicateFixture.evaluate(
+                "$ROW.age == 30", variables: ["ROW": PredicateFixture.person]))
         // A subquery variable shadows a global one only inside the subquery.
         #expect(
-            try Fixture.evaluate(
+            try PredicateFixture.evaluate(
                 "SUBQUERY(kids, $x, $x.age == 5).@count == 1 AND $x == 1", variables: ["x": 1]))
     }
 
     @Test func expressionsEvaluate() throws {
-        #expect(try Fixture.value("kids.@sum.age").description == "12")
-        #expect(try Fixture.value("age * 2").description == "60")
-        #expect(try Fixture.value("kids.name").description == "{\"Ann\", \"Bob\"}")
-        #expect(try Fixture.value("SELF.nick").description == "\"jo\"")
+        #expect(try PredicateFixture.value("kids.@sum.age").description == "12")
+        #expect(try PredicateFixture.value("age * 2").description == "60")
+        #expect(try PredicateFixture.value("kids.name").description == "{\"Ann\", \"Bob\"}")
+        #expect(try PredicateFixture.value("SELF.nick").description == "\"jo\"")
     }
 
     @Test func customReadableTypes() throws {

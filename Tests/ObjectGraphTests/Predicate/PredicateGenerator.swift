@@ -8,9 +8,9 @@ private typealias Expression = ObjectGraph.Expression
 /// Builds random predicate trees from a seed, covering every node kind, for the round-trip
 /// property test and the fuzz test.
 struct PredicateGenerator {
-    var random: SeededRandom
+    var random: PredicateRandom
 
-    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+    init(seed: UInt64) { random = PredicateRandom(seed: seed) }
 
     static let keys = [
         "name", "age", "tags", "kids", "dept", "in", "size", "first", "x_1", "Ünï", "nothing",

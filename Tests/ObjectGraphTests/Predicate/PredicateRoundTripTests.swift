@@ -11,7 +11,7 @@ private typealias Expression = ObjectGraph.Expression
 @Suite struct PredicateRoundTripTests {
     static var objects: [EvaluationValue] {
         [
-            Fixture.person, [:],
+            PredicateFixture.person, [:],
             ["name": "x", "age": 1.5, "tags": [1, "a"], "kids": [["age": 2]]],
         ]
     }

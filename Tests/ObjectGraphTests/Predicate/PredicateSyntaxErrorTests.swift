@@ -121,29 +121,31 @@ private typealias Expression = ObjectGraph.Expression
     }
 }
 
-/// The deepest input the parser accepts, for every nesting construct, parses, prints, re-parses
-/// and evaluates without exhausting a test thread's stack.
-@Test func deepestAcceptedNestingIsSafe() throws {
-    func nest(_ count: Int, _ body: (String) -> String, _ base: String) -> String {
-        var text = base
-        for _ in 0..<count { text = body(text) }
-        return text
-    }
-    let inputs = [
-        nest(127, { "SUBQUERY(kids, $x, \($0)).@count >= 0" }, "TRUEPREDICATE"),
-        nest(120, { "TERNARY(\($0), 1, 2) > 0" }, "TRUEPREDICATE"),
-        "a == " + nest(126, { "abs(\($0))" }, "1"),
-        "a == " + nest(254, { "{\($0)}" }, "1"),
-        nest(254, { "(\($0))" }, "a == 1"),
-        nest(254, { "NOT \($0)" }, "a == 1"),
-        "a == " + nest(254, { "-\($0)" }, "b"),
-        "a" + String(repeating: "[0]", count: 254) + " == 1",
-        "a == " + nest(254, { "(\($0) + 1)" }, "1"),
-    ]
-    let object: EvaluationValue = ["a": 1, "b": 2, "kids": [["x": 1]]]
-    for input in inputs {
-        let predicate = try ObjectGraph.Predicate(format: input)
-        #expect(try ObjectGraph.Predicate(format: predicate.description) == predicate)
-        _ = try? predicate.evaluate(with: object)
+extension PredicateSyntaxErrorTests {
+    /// The deepest input the parser accepts, for every nesting construct, parses, prints,
+    /// re-parses and evaluates without exhausting a test thread's stack.
+    @Test func deepestAcceptedNestingIsSafe() throws {
+        func nest(_ count: Int, _ body: (String) -> String, _ base: String) -> String {
+            var text = base
+            for _ in 0..<count { text = body(text) }
+            return text
+        }
+        let inputs = [
+            nest(127, { "SUBQUERY(kids, $x, \($0)).@count >= 0" }, "TRUEPREDICATE"),
+            nest(120, { "TERNARY(\($0), 1, 2) > 0" }, "TRUEPREDICATE"),
+            "a == " + nest(126, { "abs(\($0))" }, "1"),
+            "a == " + nest(254, { "{\($0)}" }, "1"),
+            nest(254, { "(\($0))" }, "a == 1"),
+            nest(254, { "NOT \($0)" }, "a == 1"),
+            "a == " + nest(254, { "-\($0)" }, "b"),
+            "a" + String(repeating: "[0]", count: 254) + " == 1",
+            "a == " + nest(254, { "(\($0) + 1)" }, "1"),
+        ]
+        let object: EvaluationValue = ["a": 1, "b": 2, "kids": [["x": 1]]]
+        for input in inputs {
+            let predicate = try ObjectGraph.Predicate(format: input)
+            #expect(try ObjectGraph.Predicate(format: predicate.description) == predicate)
+            _ = try? predicate.evaluate(with: object)
+        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 /// A record with one property of every kind, shared by the evaluation tests.
-enum Fixture {
+enum PredicateFixture {
     static let born = Date(timeIntervalSinceReferenceDate: 1_000)
     static let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()
 
@@ -38,7 +38,7 @@ enum Fixture {
 }
 
 /// A seeded generator (SplitMix64), so that property and fuzz tests are reproducible.
-struct SeededRandom: RandomNumberGenerator {
+struct PredicateRandom: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
