@@ -11,7 +11,7 @@ public enum CommandLineTool {
     static var commands: [any Command.Type] {
         [
             // One line per command.
-            PredicateCommand.self,
+            PredicateCommand.self
         ]
     }
 
