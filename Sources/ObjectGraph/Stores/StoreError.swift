@@ -16,6 +16,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case readOnly(path: String)
     /// SQLite failed; the message includes SQLite's and the SQL (never the values).
     case sqlite(path: String, message: String)
+    /// Another process replaced the file since this store read it; saving would overwrite its
+    /// changes.
+    case fileChanged(path: String)
     /// A uniqueness constraint of the file rejected values.
     case constraintConflict(path: String, message: String)
 
@@ -28,6 +31,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): the store's metadata is unreadable: \(reason)"
         case .readOnly(let path): return "\(path): the store is open read-only"
         case .sqlite(let path, let message): return "\(path): \(message)"
+        case .fileChanged(let path):
+            return "\(path): the file was changed by another process since it was read; "
+                + "the save was not written (reopen the store and try again)"
         case .constraintConflict(let path, let message):
             return "\(path): a uniqueness constraint rejected the save: \(message)"
         }
