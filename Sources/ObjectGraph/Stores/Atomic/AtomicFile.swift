@@ -20,7 +20,8 @@ enum AtomicFile {
             throw StoreError.cannotOpen(
                 path: url.path, reason: "cannot create a temporary file: \(errnoText())")
         }
-        let temporary = String(cString: template)
+        let temporary = String(
+            decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var closed = false
         defer {
             if !closed { close(descriptor) }
