@@ -123,6 +123,40 @@ struct CorpusStoreTests {
         }
     }
 
+    @Test("entity numbering and table names hold for every corpus store's hierarchy")
+    func numberingOfEveryStore() throws {
+        for expected in try Self.expectations() {
+            try Self.withCopy(of: expected.store) { database in
+                let rows = try database.fetchAll(
+                    sql:
+                        "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY WHERE Z_ENT < 16000 ORDER BY Z_ENT"
+                )
+                var names: [Int: String] = [:]
+                for row in rows { names[Self.integer(row[0])] = Self.text(row[1]) }
+                // The store's own hierarchy, with the entities listed in reverse to show the
+                // numbering does not depend on file order.
+                let entities = rows.reversed().map { row in
+                    Entity(Self.text(row[1]), parent: names[Self.integer(row[2])])
+                }
+                let layout = try StoreLayout(model: EntityModel(entities: entities))
+                #expect(
+                    layout.entities.map { "\($0.entityNumber) \($0.name) \($0.superNumber)" }
+                        == rows.map {
+                            "\(Self.integer($0[0])) \(Self.text($0[1])) \(Self.integer($0[2]))"
+                        },
+                    "\(expected.store)")
+                let tables = Set(
+                    try database.fetchAll(
+                        sql: "SELECT name FROM sqlite_master WHERE type = 'table'"
+                    )
+                    .map { Self.text($0[0]) })
+                for table in layout.tables {
+                    #expect(tables.contains(table.name), "\(expected.store): \(table.name)")
+                }
+            }
+        }
+    }
+
     @Test("every corpus store's Z_METADATA decodes and its hashes are the expected ones")
     func metadataOfEveryStore() throws {
         let expectations = try Self.expectations()

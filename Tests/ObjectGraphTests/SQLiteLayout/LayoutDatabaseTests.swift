@@ -44,6 +44,47 @@ struct LayoutDatabaseTests {
         }
     }
 
+    @Test("metadata written to Z_METADATA reads back equal and compatible")
+    func metadataRow() throws {
+        let model = try Self.school()
+        let layout = try StoreLayout(model: model)
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let path = folder.appendingPathComponent("School.sqlite").path
+        var metadata = StoreMetadata(model: model)
+        metadata.additionalEntries["BuildNumber"] = 12
+        do {
+            let database = try Database(path: path)
+            for statement in layout.createStatements() { try database.execute(sql: statement) }
+            try database.execute(
+                sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                arguments: StatementArguments(
+                    positional: [
+                        .text(metadata.storeUUID), .blob(try metadata.propertyListData()),
+                    ]))
+            for entity in layout.entities {
+                try database.execute(
+                    sql:
+                        "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                    arguments: [entity.entityNumber, entity.name, entity.superNumber])
+            }
+            try database.close()
+        }
+        let database = try Database(path: path, mode: .readOnly)
+        defer { try? database.close() }
+        let row = try #require(try database.fetchOne(sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA"))
+        guard case .blob(let plist)? = row[1] else {
+            Issue.record("Z_PLIST is not a blob")
+            return
+        }
+        let read = try StoreMetadata(storeUUID: Self.text(row[0]), propertyList: plist)
+        #expect(read == metadata)
+        #expect(read.compatibility(with: model).isCompatible)
+        #expect(
+            try database.fetchAll(sql: "SELECT Z_ENT FROM Z_PRIMARYKEY").count
+                == layout.entities.count)
+    }
+
     @Test("identifiers with quotes and SQL keywords work in real statements")
     func keywordIdentifiers() throws {
         var order = Entity(
