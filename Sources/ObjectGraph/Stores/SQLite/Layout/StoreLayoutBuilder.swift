@@ -350,14 +350,20 @@ struct StoreLayoutBuilder {
             let key = PropertyKey(entity: entity.name, name: relationship.name)
             if storages[key] != nil { continue }
             let target = try destination(of: relationship, in: entity)
-            guard let inverse = try inverse(of: relationship, in: entity) else {
+            // A transient inverse stores nothing: the relationship is laid out as unpaired.
+            guard let inverse = try inverse(of: relationship, in: entity),
+                !inverse.relationship.isTransient
+            else {
                 layOutUnpairedJoinTable(entity: entity, relationship: relationship, to: target)
                 continue
             }
             let inverseKey = PropertyKey(
                 entity: inverse.entity.name, name: inverse.relationship.name)
             if !inverse.relationship.isToMany {
-                guard let columns = toOneColumns[inverseKey] else { continue }
+                guard let columns = toOneColumns[inverseKey] else {
+                    layOutUnpairedJoinTable(entity: entity, relationship: relationship, to: target)
+                    continue
+                }
                 storages[key] = .inverseForeignKey(
                     table: columns.table, column: columns.column,
                     entityColumn: columns.entityColumn,
