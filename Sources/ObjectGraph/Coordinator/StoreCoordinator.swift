@@ -51,6 +51,12 @@ public final class StoreCoordinator: @unchecked Sendable {
                 description: StoreDescription(
                     type: .inMemory, url: url, configurationName: configuration,
                     isReadOnly: options.isReadOnly, metadata: metadata))
+        case .sqlite:
+            guard let url else {
+                throw ObjectGraphError.store("a SQLite store needs a file URL")
+            }
+            store = try SQLiteStore(
+                url: url, schema: schema, configuration: configuration, options: options)
         default:
             throw ObjectGraphError.unsupported("store type \(type) is not available yet")
         }
