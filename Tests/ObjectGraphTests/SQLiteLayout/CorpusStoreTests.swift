@@ -123,6 +123,40 @@ struct CorpusStoreTests {
         }
     }
 
+    @Test("layouts of models rebuilt from two stores' model caches match those stores")
+    func cachedModelsMatchStores() throws {
+        let cases = [
+            (CachedCorpusModels.knowledgeC, "10-plaso-macos-knowledgec-10.13/knowledgec-10.13.db"),
+            (CachedCorpusModels.accounts3, "09-plaso-ios-accounts3/Accounts3.sqlite"),
+        ]
+        for (xml, store) in cases {
+            let layout = try StoreLayout(model: EntityModel(xmlData: Data(xml.utf8)))
+            try Self.withCopy(of: store) { database in
+                var predicted: [String: [String]] = [:]
+                for table in layout.tables {
+                    predicted[table.name] = table.columns.map { "\($0.name) \($0.type.rawValue)" }
+                }
+                for table in layout.joinTables {
+                    predicted[table.name] = table.columns.map { "\($0.name) \($0.type.rawValue)" }
+                }
+                let tables = try database.fetchAll(
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')"
+                ).map { Self.text($0[0]) }
+                #expect(Set(tables) == Set(predicted.keys), "\(store)")
+                for table in tables {
+                    let actual = try Self.columns(of: table, in: database)
+                    if table == "ZSTRUCTUREDMETADATA" {
+                        // One column, added by a later migration, was appended at the end.
+                        #expect(Set(actual) == Set(predicted[table] ?? []), "\(store): \(table)")
+                    } else {
+                        #expect(actual == predicted[table], "\(store): \(table)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("entity numbering and table names hold for every corpus store's hierarchy")
     func numberingOfEveryStore() throws {
         for expected in try Self.expectations() {
