@@ -62,6 +62,13 @@ protocol PersistentStore: AnyObject {
     /// The targets of the to-many relationship at `position` of the object `id` (of the entity
     /// at `entityIndex`), for rows that left it unloaded.
     func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID]
+    /// The rows of the objects `ids` (those the store has), in one pass where it can.
+    func rows(for ids: [ObjectID]) throws -> [StoreRow]
+    /// The rows of the objects related to each of `owners` (all of the entity at
+    /// `entityIndex`) through the to-many relationship at `position`, in relationship order;
+    /// `nil` when the store keeps relationship lists in its rows already.
+    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
+        -> [ObjectID: [StoreRow]]?
     /// Answers `query` in the store, in order, or returns `nil` when the store cannot (the
     /// context then evaluates it in memory over ``rows(ofEntities:)``). A store that answers
     /// must give exactly what the in-memory evaluator gives.

@@ -27,6 +27,15 @@ final class InMemoryStore: PersistentStore {
         return ids ?? []
     }
 
+    func rows(for ids: [ObjectID]) throws -> [StoreRow] {
+        ids.compactMap { rowsByID[$0] }
+    }
+
+    /// Rows already hold their relationship lists.
+    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
+        -> [ObjectID: [StoreRow]]?
+    { nil }
+
     /// The in-memory store leaves fetches to the context's evaluator.
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
 
