@@ -6,7 +6,7 @@ import Testing
 
 /// Layout and metadata compared with the real Core Data stores of the shared corpus.
 @Suite("Layout and metadata against real Core Data stores", .enabled(if: TestSupport.hasCorpus))
-struct CorpusStoreTests {
+struct CorpusLayoutTests {
     struct Expected {
         let store: String
         let model: String?
