@@ -10,7 +10,11 @@ extension ManagedContext {
     /// - Throws: ``ObjectGraphError`` for an unknown entity, or the predicate's
     ///   ``PredicateEvaluationError`` (an unknown key, a type error, an unbound variable).
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
-        try matchingObjects(request).compactMap { $0 as? T }
+        let objects = try matchingObjects(request)
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(objects, keyPaths: request.relationshipKeyPathsForPrefetching)
+        }
+        return objects.compactMap { $0 as? T }
     }
 
     /// The IDs of the objects matching `request`.

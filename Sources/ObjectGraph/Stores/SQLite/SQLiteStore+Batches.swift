@@ -34,11 +34,11 @@ extension SQLiteStore {
     func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
         -> [ObjectID: [StoreRow]]?
     {
-        guard case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
+        guard
+            case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
             let destination = schema.entity(named: relationship.relationship.destinationEntityName)
         else { return [:] }
         let destinationTable = entityLayouts[destination.index].tableName
-        let ownerEntity = schema.entities[entityIndex].name
         var keys: [Int64] = []
         var ownerByKey: [Int64: ObjectID] = [:]
         for owner in owners {
@@ -48,18 +48,23 @@ extension SQLiteStore {
         }
         var result: [ObjectID: [StoreRow]] = [:]
         for owner in owners { result[owner] = [] }
-        let select: String
+        let select: (String) -> String
         switch entityLayouts[entityIndex].relationships[relationship.relationship.name] {
         case .inverseForeignKey(_, let column, _, let order)?:
-            select = selectAll(from: destinationTable) + ", t0.\(quoteIdentifier(column))"
-                + " WHERE t0.\(quoteIdentifier(column)) IN (%@) ORDER BY "
-                + (order.map { "t0." + quoteIdentifier($0) + ", " } ?? "") + "t0.Z_PK"
+            let head =
+                selectAll(from: destinationTable, extra: "t0.\(quoteIdentifier(column))")
+                + " WHERE t0.\(quoteIdentifier(column)) IN ("
+            let tail =
+                ") ORDER BY " + (order.map { "t0." + quoteIdentifier($0) + ", " } ?? "") + "t0.Z_PK"
+            select = { head + $0 + tail }
         case .joinTable(let table, let owner, let target, let order)?:
-            select = selectAll(from: destinationTable) + ", j.\(quoteIdentifier(owner))"
-                .replacingOccurrences(of: " AS t0", with: " AS t0")
+            let head =
+                selectAll(from: destinationTable, extra: "j.\(quoteIdentifier(owner))")
                 + " JOIN \(quoteIdentifier(table)) AS j ON j.\(quoteIdentifier(target)) = t0.Z_PK"
-                + " WHERE j.\(quoteIdentifier(owner)) IN (%@) ORDER BY "
-                + (order.map { "j." + quoteIdentifier($0) + ", " } ?? "") + "t0.Z_PK"
+                + " WHERE j.\(quoteIdentifier(owner)) IN ("
+            let tail =
+                ") ORDER BY " + (order.map { "j." + quoteIdentifier($0) + ", " } ?? "") + "t0.Z_PK"
+            select = { head + $0 + tail }
         default:
             return result
         }
@@ -69,7 +74,7 @@ extension SQLiteStore {
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             try sqlite {
                 let cursor = try database.makeCursor(
-                    sql: select.replacingOccurrences(of: "%@", with: marks),
+                    sql: select(marks),
                     arguments: StatementArguments(chunk))
                 while try cursor.step() {
                     guard case .integer(let ownerKey) = try cursor.value(at: ownerColumn),
@@ -80,7 +85,6 @@ extension SQLiteStore {
                 }
             }
         }
-        _ = ownerEntity
         return result
     }
 }

@@ -60,10 +60,12 @@ extension SQLiteStore {
     }
 
     /// `SELECT <every column> FROM <table>`.
-    func selectAll(from table: String) -> String {
+    /// (`extra` adds one more selected column, after the table's.)
+    func selectAll(from table: String, extra: String? = nil) -> String {
         let names = tableColumns[table]?.names ?? ["Z_PK", "Z_ENT", "Z_OPT"]
-        return "SELECT " + names.map { "t0." + quoteIdentifier($0) }.joined(separator: ", ")
-            + " FROM " + quoteIdentifier(table) + " AS t0"
+        let list = names.map { "t0." + quoteIdentifier($0) } + (extra.map { [$0] } ?? [])
+        return "SELECT " + list.joined(separator: ", ") + " FROM " + quoteIdentifier(table)
+            + " AS t0"
     }
 
     /// Decodes the row under `cursor` (columns of `table` in table order).
