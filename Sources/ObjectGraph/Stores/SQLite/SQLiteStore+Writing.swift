@@ -105,7 +105,7 @@ extension SQLiteStore {
                 }
                 var stored: DatabaseValue
                 do {
-                    stored = try ValueCoding.storageValue(for: value, type: type).databaseValue
+                    stored = try ValueCoding.storageValue(for: value, type: type)
                 } catch {
                     throw StoreError.sqlite(
                         path: path,
