@@ -42,6 +42,8 @@ struct SQLFragment: Sendable {
     var entity: SQLPiece?
     /// Whether the expression may be NULL.
     var nullable: Bool
+    /// The attribute type, when the expression is an attribute's column.
+    var attributeType: AttributeType?
 
     init(_ piece: SQLPiece, kind: SQLValueKind, entity: SQLPiece? = nil, nullable: Bool = true) {
         self.piece = piece

@@ -98,7 +98,10 @@ extension SQLPredicateTranslator {
             throw .unsupported(
                 fragment, reason: "the attribute '\(attribute.name)' has no column")
         }
-        return SQLFragment(SQLPiece(scope.alias + "." + quoteIdentifier(column.name)), kind: kind)
+        var fragment = SQLFragment(
+            SQLPiece(scope.alias + "." + quoteIdentifier(column.name)), kind: kind)
+        fragment.attributeType = attribute.type
+        return fragment
     }
 
     /// The destination of a to-one relationship, read from the foreign key columns.

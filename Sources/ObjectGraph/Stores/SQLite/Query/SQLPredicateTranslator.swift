@@ -149,6 +149,9 @@ final class SQLPredicateTranslator {
             guard left.kind == .string, right.kind == .string else {
                 throw .unsupported(fragment, reason: "\(op.symbol) needs strings")
             }
+            if op == .matches {
+                try checkRegularExpression(right, options, fragment: fragment)
+            }
             let function: SQLFunctions.StringOperation
             switch op {
             case .beginsWith: function = .beginsWith
@@ -159,6 +162,25 @@ final class SQLPredicateTranslator {
             return stringFunction(function, left, right, options)
         case .in, .contains, .between:
             return try compare(.scalar(left), op, .scalar(right), options, fragment: fragment)
+        }
+    }
+
+    /// `MATCHES` takes a constant, valid pattern: the evaluator reports an invalid one as an
+    /// error on the first non-nil subject, which SQL (stopping at a LIMIT) might never reach.
+    private func checkRegularExpression(
+        _ pattern: SQLFragment, _ options: ComparisonOptions, fragment: String
+    ) throws(SQLTranslationError) {
+        guard pattern.piece.sql == "?", case .text(let text)? = pattern.piece.arguments.first
+        else {
+            throw .unsupported(fragment, reason: "MATCHES needs a constant pattern")
+        }
+        let diacritics = options.intersection(.diacriticInsensitive)
+        do {
+            _ = try RegexCache.shared.regex(
+                StringMatching.fold(text, diacritics),
+                caseInsensitive: options.contains(.caseInsensitive))
+        } catch {
+            throw .unsupported(fragment, reason: "the MATCHES pattern is not a valid expression")
         }
     }
 

@@ -127,6 +127,12 @@ struct SQLQueryCompiler: Sendable {
         guard case .scalar(let value) = operand else {
             throw .unsupported(descriptor.key, reason: "cannot sort by a to-many key path")
         }
+        let nullsFirst = "(" + value.piece + " IS NULL) DESC"
+        if value.attributeType == .boolean {
+            // `SortDescriptor.order` ranks all Booleans equal (it reads no Bool as a number):
+            // only nil sorts apart.
+            return [nullsFirst]
+        }
         let direction = descriptor.ascending ? " ASC" : " DESC"
         var key = value.piece
         switch value.kind {
@@ -139,6 +145,6 @@ struct SQLQueryCompiler: Sendable {
         case .object, .null:
             throw .unsupported(descriptor.key, reason: "cannot sort by a relationship")
         }
-        return ["(" + value.piece + " IS NULL) DESC", key + direction]
+        return [nullsFirst, key + direction]
     }
 }
