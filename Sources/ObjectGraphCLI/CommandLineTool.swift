@@ -16,6 +16,7 @@ public enum CommandLineTool {
             PredicateCommand.self,
             DefaultsCommand.self,
             DumpCommand.self,
+            QueryCommand.self,
         ]
     }
 

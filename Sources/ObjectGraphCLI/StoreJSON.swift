@@ -62,7 +62,8 @@ enum StoreOpening {
             throw StoreError.cannotOpen(path: storePath, reason: "no such file")
         }
         guard let type = StoreType(detectingFileAt: url) else {
-            throw StoreError.cannotOpen(path: storePath, reason: "not a store file ObjectGraph knows")
+            throw StoreError.cannotOpen(
+                path: storePath, reason: "not a store file ObjectGraph knows")
         }
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(type: type, at: url, options: StoreOptions(isReadOnly: true))

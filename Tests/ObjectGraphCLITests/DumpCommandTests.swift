@@ -38,7 +38,8 @@ struct DumpCommandTests {
 
     @Test("every object as one JSON line with the predicate tool's value conventions")
     func dump() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let (model, store) = try Self.makeStore(in: folder)
@@ -54,8 +55,9 @@ struct DumpCommandTests {
         let attributes = try #require(ann["attributes"] as? [String: Any])
         #expect(attributes["name"] as? String == "Ann")
         #expect((attributes["born"] as? [String: Any])?["$date"] as? Double == 86_400)
-        #expect((attributes["id"] as? [String: Any])?["$uuid"] as? String
-            == "0A7F5C63-1B43-4D2B-9C55-7A1B2C3D4E5F")
+        #expect(
+            (attributes["id"] as? [String: Any])?["$uuid"] as? String
+                == "0A7F5C63-1B43-4D2B-9C55-7A1B2C3D4E5F")
         #expect((attributes["photo"] as? [String: Any])?["$data"] as? String == "AQI=")
         let team = try #require((ann["relationships"] as? [String: Any])?["team"] as? [String])
         #expect(team.first?.hasPrefix("x-coredata://") == true)
@@ -63,7 +65,9 @@ struct DumpCommandTests {
         #expect(try Data(contentsOf: store) == before)
 
         let only = BufferIO()
-        #expect(CommandLineTool.run(["dump", "--model", model.path, "--entity", "Team", store.path], io: only) == 0)
+        #expect(
+            CommandLineTool.run(
+                ["dump", "--model", model.path, "--entity", "Team", store.path], io: only) == 0)
         #expect(only.output.split(separator: "\n").count == 1)
     }
 
@@ -72,9 +76,44 @@ struct DumpCommandTests {
         let io = BufferIO()
         #expect(CommandLineTool.run(["dump", "nope.sqlite"], io: io) == 2)
         #expect(io.errorOutput.contains("--model"))
-        #expect(CommandLineTool.run(["dump", "--model", "/nope", "/nope.sqlite"], io: BufferIO()) == 2)
+        #expect(
+            CommandLineTool.run(["dump", "--model", "/nope", "/nope.sqlite"], io: BufferIO()) == 2)
         let help = BufferIO()
         #expect(CommandLineTool.run(["dump", "--help"], io: help) == 0)
         #expect(help.output.contains("USAGE"))
+    }
+}
+
+@Suite("objectgraph query")
+struct QueryCommandTests {
+    @Test("matching objects, sorted and limited; --sql shows the SQL with bound values")
+    func query() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, store) = try DumpCommandTests.makeStore(in: folder)
+        let io = BufferIO()
+        let arguments = [
+            "query", "--model", model.path, "--entity", "Person", "--sort", "name:desc",
+        ]
+        #expect(CommandLineTool.run(arguments + [store.path, "name BEGINSWITH 'A'"], io: io) == 0)
+        #expect(io.output.split(separator: "\n").count == 1)
+        #expect(io.output.contains("\"Ann\""))
+        let none = BufferIO()
+        #expect(CommandLineTool.run(arguments + [store.path, "name == 'Zed'"], io: none) == 0)
+        #expect(none.output.isEmpty)
+        let sql = BufferIO()
+        #expect(
+            CommandLineTool.run(arguments + ["--sql", store.path, "name BEGINSWITH 'A'"], io: sql)
+                == 0)
+        #expect(sql.output.hasPrefix("SELECT"))
+        #expect(sql.output.contains("\"ZPERSON\""))
+        #expect(
+            sql.output.contains("'A'") || sql.output.contains("\"A\"") || sql.output.contains("A"))
+        #expect(!sql.output.contains("BEGINSWITH"))
+        let bad = BufferIO()
+        #expect(CommandLineTool.run(arguments + [store.path, "name =="], io: bad) == 1)
+        #expect(CommandLineTool.run(["query", store.path], io: BufferIO()) == 2)
     }
 }

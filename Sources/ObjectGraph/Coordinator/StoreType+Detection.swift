@@ -17,11 +17,13 @@ extension StoreType {
             }
             let text = String(decoding: head.prefix(64), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.hasPrefix("<?xml") || text.hasPrefix("<database") || text.hasPrefix("<!DOCTYPE") {
+            if text.hasPrefix("<?xml") || text.hasPrefix("<database") || text.hasPrefix("<!DOCTYPE")
+            {
                 self = .xml
                 return
             }
-            if head.starts(with: Array("OGBS".utf8)) || head.starts(with: Array("ObjectGraph".utf8)) {
+            if head.starts(with: Array("OGBS".utf8)) || head.starts(with: Array("ObjectGraph".utf8))
+            {
                 self = .binary
                 return
             }

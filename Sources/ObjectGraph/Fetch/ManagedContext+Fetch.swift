@@ -80,7 +80,7 @@ extension ManagedContext {
         return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
     }
 
-    private func storeQuery<T: ManagedObject>(
+    func storeQuery<T: ManagedObject>(
         _ request: FetchRequest<T>, entity: EntitySchema, result: StoreQuery.Result, limits: Bool
     ) -> StoreQuery {
         let family =
@@ -250,5 +250,27 @@ extension EntityModel {
         request.includesSubentities = true
         request.returnsDistinctResults = template.returnsDistinctResults
         return request
+    }
+}
+
+extension ManagedContext {
+    /// The SQL (with its bound arguments after `--`) a SQLite store runs for `request`, or
+    /// `nil` when the request is answered in memory (another store type, or a predicate part
+    /// that has no SQL translation).
+    ///
+    /// ```swift
+    /// print(try context.sql(for: request) ?? "evaluated in memory")
+    /// // SELECT t0."Z_PK", … FROM "ZPERSON" AS t0 WHERE … -- 30, 'J'
+    /// ```
+    public func sql<T: ManagedObject>(for request: FetchRequest<T>) throws -> String? {
+        let entity = try fetchEntity(request)
+        let query = storeQuery(request, entity: entity, result: .rows, limits: true)
+        return coordinator.withStores { stores in
+            guard
+                let store = Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)
+                    as? SQLiteStore
+            else { return nil }
+            return store.compiledSelect(query)?.description
+        }
     }
 }

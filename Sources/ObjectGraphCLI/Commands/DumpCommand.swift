@@ -33,10 +33,16 @@ struct DumpCommand: Command {
                 guard index + 1 < arguments.count else {
                     return usageError("\(argument) needs a value", io: io)
                 }
-                if argument == "--model" { model = arguments[index + 1] } else { entity = arguments[index + 1] }
+                if argument == "--model" {
+                    model = arguments[index + 1]
+                } else {
+                    entity = arguments[index + 1]
+                }
                 index += 2
             default:
-                if argument.hasPrefix("-") { return usageError("unknown option \(argument)", io: io) }
+                if argument.hasPrefix("-") {
+                    return usageError("unknown option \(argument)", io: io)
+                }
                 if store != nil { return usageError("only one store can be dumped", io: io) }
                 store = argument
                 index += 1

@@ -171,7 +171,9 @@ struct DifferentialPredicateGenerator {
 
     // MARK: - Predicates
 
-    mutating func predicate(_ entity: String, depth: Int, variable: String? = nil) -> ObjectGraph.Predicate {
+    mutating func predicate(_ entity: String, depth: Int, variable: String? = nil)
+        -> ObjectGraph.Predicate
+    {
         let roll = Double.random(in: 0..<1, using: &random)
         if depth > 0, roll < 0.25 {
             switch Int.random(in: 0..<3, using: &random) {
@@ -211,7 +213,9 @@ struct DifferentialPredicateGenerator {
 
     private mutating func options(_ kind: Kind) -> ComparisonOptions {
         guard kind == .string else { return random.chance(0.1) ? .caseInsensitive : [] }
-        return random.pick([[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]])
+        return random.pick([
+            [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+        ])
     }
 
     private mutating func operators(_ kind: Kind) -> [ComparisonOperator] {
@@ -261,7 +265,9 @@ struct DifferentialPredicateGenerator {
         case .date:
             if random.chance(0.7) { return .date(random.pick(data.dates)) }
             return .date(
-                Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -400...400, using: &random)) * 86_400))
+                Date(
+                    timeIntervalSinceReferenceDate: Double(
+                        Int.random(in: -400...400, using: &random)) * 86_400))
         case .uuid: return .uuid(random.pick(data.uuids))
         case .data: return .data(random.pick(data.blobs))
         case .uri: return .uri(random.pick(data.urls))
@@ -371,7 +377,8 @@ struct DifferentialPredicateGenerator {
             let (otherPath, otherTarget) = random.pick(Self.objects(of: entity))
             if otherTarget == target {
                 return .comparison(
-                    Comparison(left, random.chance(0.5) ? .equal : .notEqual, key(otherPath, variable)))
+                    Comparison(
+                        left, random.chance(0.5) ? .equal : .notEqual, key(otherPath, variable)))
             }
             return .comparison(Comparison(left, .equal, .constant(objectID(of: target))))
         default:
@@ -399,7 +406,8 @@ struct DifferentialPredicateGenerator {
         let left = key(collection.path + "." + scalar.path, variable)
         if random.chance(0.15) {
             return .comparison(
-                Comparison(.constant(constant(scalar.kind)), .in, left, options: options(scalar.kind)))
+                Comparison(
+                    .constant(constant(scalar.kind)), .in, left, options: options(scalar.kind)))
         }
         var ops = operators(scalar.kind)
         ops.removeAll { $0 == .in && scalar.kind == .string }
@@ -408,8 +416,10 @@ struct DifferentialPredicateGenerator {
         switch op {
         case .like: right = .constant(.string(likePattern()))
         case .matches: right = .constant(.string(regex()))
-        case .in: right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
-        case .between: right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
+        case .in:
+            right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
+        case .between:
+            right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
         default: right = .constant(constant(scalar.kind))
         }
         let comparison = Comparison(

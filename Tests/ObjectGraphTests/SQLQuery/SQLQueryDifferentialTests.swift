@@ -18,7 +18,8 @@ struct SQLQueryDifferentialTests {
         _ fetch: DifferentialPredicateGenerator.Fetch, in data: DifferentialDataSet
     ) throws -> [Int64] {
         guard let entity = data.layout.entity(named: fetch.entity) else { return [] }
-        let numbers = fetch.includesSubentities ? entity.coveredEntityNumbers : [entity.entityNumber]
+        let numbers =
+            fetch.includesSubentities ? entity.coveredEntityNumbers : [entity.entityNumber]
         let candidates = data.objects.filter { numbers.contains($0.entityNumber) }
             .sorted { $0.primaryKey < $1.primaryKey }
         var matches: [DifferentialObject] = []

@@ -267,10 +267,4 @@ extension SQLiteStore {
             }
         }
     }
-
-    /// SQL fetches arrive with the predicate compiler; until then the context evaluates.
-    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
-
-    /// Counts arrive with the predicate compiler.
-    func count(_ query: StoreQuery) throws -> Int? { nil }
 }
