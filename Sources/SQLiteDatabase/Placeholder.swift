@@ -1,2 +1,0 @@
-/// The SQLiteDatabase module (being built).
-public enum SQLiteDatabaseModule {}

@@ -1,0 +1,147 @@
+import CSQLite
+
+/// Iterates the rows of a statement one at a time, never holding them all in memory.
+///
+/// Two ways to advance:
+/// - ``next()`` copies the row into a ``Row`` value and returns it (nil at the end);
+/// - ``step()`` only advances (false at the end); read the current row's columns in place
+///   with ``value(at:)`` and ``decode(_:at:)`` — the fast path, with no `Row` and no name
+///   lookup.
+///
+/// ```swift
+/// let cursor = try db.makeCursor(sql: "SELECT id, name FROM player ORDER BY id")
+/// while try cursor.step() {
+///     let id: Int64 = try cursor.decode(at: 0)
+///     let name: String? = try cursor.decode(at: 1)
+///     print(id, name ?? "-")
+/// }
+/// ```
+///
+/// The cursor is valid until its statement runs again (re-bound, reset, or executed): after
+/// that, advancing throws. A cursor released before the end resets its statement, which
+/// releases SQLite's read lock.
+public final class RowCursor {
+    /// The statement being run.
+    public let statement: Statement
+
+    private enum State {
+        case beforeFirstRow
+        case onRow
+        case finished
+    }
+
+    private var state = State.beforeFirstRow
+
+    /// The statement's run this cursor belongs to.
+    private let generation: Int
+
+    init(statement: Statement) {
+        self.statement = statement
+        self.generation = statement.generation
+    }
+
+    deinit {
+        finish()
+    }
+
+    /// The result column names.
+    public var columnNames: [String] { statement.columnNames }
+
+    /// The number of result columns.
+    public var columnCount: Int { statement.columnCount }
+
+    /// Advances to the next row and returns whether there is one. Read it with
+    /// ``value(at:)`` or ``decode(_:at:)``.
+    public func step() throws -> Bool {
+        switch state {
+        case .finished:
+            return false
+        case .beforeFirstRow, .onRow:
+            guard statement.generation == generation else {
+                state = .finished
+                throw DatabaseError.misuse(
+                    "the cursor's statement was reset or run again", sql: statement.sql)
+            }
+            do {
+                if try statement.step() {
+                    state = .onRow
+                    return true
+                }
+            } catch {
+                state = .finished
+                throw error
+            }
+            finish()
+            return false
+        }
+    }
+
+    /// Advances and returns the next row as a ``Row``, or nil after the last.
+    public func next() throws -> Row? {
+        guard try step() else { return nil }
+        return statement.currentRow()
+    }
+
+    /// The current row, copied as a ``Row``.
+    public func currentRow() throws -> Row {
+        try checkOnRow(columnIndex: nil)
+        return statement.currentRow()
+    }
+
+    /// The value of column `index` in the current row.
+    public func value(at index: Int) throws -> DatabaseValue {
+        try checkOnRow(columnIndex: index)
+        return try statement.value(at: index)
+    }
+
+    /// The value of column `index` in the current row, converted to `T`.
+    @inlinable
+    public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int)
+        throws -> T
+    {
+        let value = try value(at: index)
+        guard let converted = T.fromDatabaseValue(value) else {
+            throw decodingError(value, type: String(describing: T.self), at: index)
+        }
+        return converted
+    }
+
+    /// The error for a value that does not convert (kept out of line: the fast path above
+    /// never builds names or messages).
+    @usableFromInline
+    func decodingError(_ value: DatabaseValue, type: String, at index: Int) -> RowDecodingError {
+        RowDecodingError(
+            reason: .incompatibleValue(storageClass: value.storageClass, type: type),
+            columnIndex: index, columnName: statement.columnNames[index], sql: statement.sql)
+    }
+
+    /// The value of the first column named `name` in the current row, converted to `T`.
+    /// Prefer ``decode(_:at:)`` in loops: it skips the name lookup.
+    public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, named name: String)
+        throws -> T
+    {
+        guard let index = statement.index(ofColumn: name) else {
+            throw RowDecodingError(reason: .columnNotFound, columnName: name, sql: statement.sql)
+        }
+        return try decode(T.self, at: index)
+    }
+
+    /// Stops the run: resets the statement (unless it has moved on to another run) so that
+    /// its locks are released. Further calls to ``step()`` return false.
+    func finish() {
+        if state != .finished, statement.generation == generation {
+            sqlite3_reset(statement.handle)
+        }
+        state = .finished
+    }
+
+    private func checkOnRow(columnIndex: Int?) throws {
+        guard state == .onRow, statement.generation == generation else {
+            throw RowDecodingError(
+                reason: .noCurrentRow, columnIndex: columnIndex, sql: statement.sql)
+        }
+    }
+}
+
+@available(*, unavailable, message: "A cursor belongs to its database's isolation domain")
+extension RowCursor: Sendable {}
