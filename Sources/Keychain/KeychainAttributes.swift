@@ -1,7 +1,12 @@
 import Foundation
 
 /// The attributes of a stored item, as a query returns them (never the secret).
-public struct KeychainAttributes: Sendable, Hashable {
+///
+/// Its description and mirror leave out the sensitive attributes (account, label, comment),
+/// which are encrypted at rest and so kept out of logs too.
+public struct KeychainAttributes: Sendable, Hashable, CustomStringConvertible,
+    CustomReflectable
+{
     /// Generic or internet password.
     public let itemClass: KeychainItemClass
     /// The service ("" for internet passwords).
@@ -28,6 +33,30 @@ public struct KeychainAttributes: Sendable, Hashable {
     public let creationDate: Date
     /// When the item was last updated.
     public let modificationDate: Date
+
+    /// The clear attributes; account, label and comment redacted.
+    public var description: String {
+        var parts = ["\(itemClass.rawValue)"]
+        if !service.isEmpty { parts.append("service: \(service.debugDescription)") }
+        if !server.isEmpty { parts.append("server: \(server.debugDescription)") }
+        parts += [
+            "account: <redacted>", "group: \(accessGroup.debugDescription)",
+            "accessibility: \(accessibility.rawValue)",
+        ]
+        return "KeychainAttributes(\(parts.joined(separator: ", ")))"
+    }
+
+    /// A mirror without account, label and comment.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "itemClass": itemClass, "service": service, "server": server,
+                "protocol": `protocol`, "port": port, "path": path, "account": "<redacted>",
+                "accessGroup": accessGroup, "accessibility": accessibility,
+                "creationDate": creationDate, "modificationDate": modificationDate,
+            ])
+    }
 }
 
 /// One item found by ``KeychainStore/copyMatching(_:)``: its attributes and/or secret data,

@@ -10,7 +10,8 @@ import Foundation
 /// try store.add(item)
 /// ```
 ///
-/// Its description and mirror show the attributes, never the data.
+/// Its description and mirror show the clear attributes, never the data, account, label or
+/// comment.
 public struct KeychainItem: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// Generic or internet password.
     public var itemClass: KeychainItemClass

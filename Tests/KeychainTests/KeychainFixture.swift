@@ -42,6 +42,15 @@ struct KeychainFixture {
         return store
     }
 
+    /// The bytes of the database and its WAL file.
+    func fileContents() throws -> [Data] {
+        let path = location.databaseURL.path
+        return [
+            try Data(contentsOf: URL(fileURLWithPath: path)),
+            (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data(),
+        ]
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: root)
     }
