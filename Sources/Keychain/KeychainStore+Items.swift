@@ -27,10 +27,10 @@ extension KeychainStore {
             protocolName: item.protocol, port: Int64(item.port), path: item.path,
             accountIndex: try Self.blindIndex(item.account, keys: keys), created: now,
             modified: now)
+        let sensitive = SensitiveAttributes(
+            account: item.account, label: item.label, comment: item.comment)
         try Self.seal(
-            &record, SensitiveAttributes(account: item.account, label: item.label,
-                comment: item.comment),
-            data: [UInt8](item.data), keys: keys, classKey: classKey)
+            &record, sensitive, data: [UInt8](item.data), keys: keys, classKey: classKey)
         let summary = Self.summary(of: record)
         try write { [record] db in
             guard try !Self.exists(record, excluding: nil, db) else {
@@ -118,7 +118,9 @@ extension KeychainStore {
                 }
                 if let label = changes.label { sensitive.label = label }
                 if let comment = changes.comment { sensitive.comment = comment }
-                if let accessibility = changes.accessibility { record.accessibility = accessibility }
+                if let accessibility = changes.accessibility {
+                    record.accessibility = accessibility
+                }
                 record.modified = max(Date().timeIntervalSince1970, record.modified)
                 if newIndex != nil, try Self.exists(record, excluding: record.id, db) {
                     throw KeychainError(
@@ -299,9 +301,8 @@ extension KeychainStore {
             values.append(.text(group))
         } else if !application.seesAllGroups {
             let groups = application.visibleAccessGroups
-            clauses.append(
-                "access_group IN (" + Array(repeating: "?", count: groups.count).joined(
-                    separator: ", ") + ")")
+            let placeholders = Array(repeating: "?", count: groups.count)
+            clauses.append("access_group IN (\(placeholders.joined(separator: ", ")))")
             values += groups.map { .text($0) }
         }
         let texts: [(String, String?)] = [
@@ -334,8 +335,7 @@ extension KeychainStore {
     }
 
     /// Whether another row has the primary key of `record`.
-    static func exists(_ record: ItemRecord, excluding id: Int64?, _ db: Database) throws -> Bool
-    {
+    static func exists(_ record: ItemRecord, excluding id: Int64?, _ db: Database) throws -> Bool {
         let count = try db.fetchValue(
             Int.self,
             sql: """

@@ -41,7 +41,8 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     public func validate() throws {
         guard (1...22).contains(log2N), (1...32).contains(r), (1...16).contains(p) else {
             throw KeychainError(
-                .param, "scrypt parameters out of range (log2N 1...22, r 1...32, p 1...16): \(self)")
+                .param, "scrypt parameters out of range (log2N 1...22, r 1...32, p 1...16): \(self)"
+            )
         }
     }
 

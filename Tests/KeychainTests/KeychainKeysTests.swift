@@ -15,7 +15,8 @@ import Testing
         #expect(status { try store.unlock(passphrase: "x") } == .noSuchKeychain)
         try store.create(passphrase: KeychainFixture.passphrase, scrypt: .fast)
         #expect(store.lockState == .unlocked)
-        #expect(status { try store.create(passphrase: "other", scrypt: .fast) } == .duplicateKeychain)
+        #expect(
+            status { try store.create(passphrase: "other", scrypt: .fast) } == .duplicateKeychain)
         store.lock()
         #expect(store.lockState == .locked)
         #expect(
@@ -65,10 +66,12 @@ import Testing
             scrypt: ScryptParameters(log2N: 11, r: 4, p: 2))
         #expect(store.lockState == .unlocked)
         let reopened = fixture.store()
-        #expect(status { try reopened.unlock(passphrase: KeychainFixture.passphrase) } == .authFailed)
+        #expect(
+            status { try reopened.unlock(passphrase: KeychainFixture.passphrase) } == .authFailed)
         try reopened.unlock(passphrase: "a new passphrase")
         #expect(try reopened.copyMatching(.genericPassword(service: "s")).first?.string == "v")
-        #expect(status { try reopened.changePassphrase(from: "a new passphrase", to: "") } == .param)
+        #expect(
+            status { try reopened.changePassphrase(from: "a new passphrase", to: "") } == .param)
         try reopened.unlock(passphrase: "a new passphrase")
     }
 
@@ -84,8 +87,9 @@ import Testing
             .genericPassword(service: "s", account: "user", data: Data(text: "interactive")))
         try store.createKeyFile()
         let keyFile = fixture.location.keyFileURL
-        let permissions = try FileManager.default.attributesOfItem(atPath: keyFile.path)[
-            .posixPermissions] as? Int
+        let permissions =
+            try FileManager.default.attributesOfItem(atPath: keyFile.path)[
+                .posixPermissions] as? Int
         #expect(permissions == 0o600)
 
         // A fresh store (another process, say) uses the key file by itself.

@@ -137,7 +137,8 @@ import Testing
             try #require(
                 try tampered.db.fetchValue(
                     Data.self,
-                    sql: "SELECT value FROM keychain_meta WHERE name = 'key.whenUnlocked.passphrase'"
+                    sql:
+                        "SELECT value FROM keychain_meta WHERE name = 'key.whenUnlocked.passphrase'"
                 )))
         wrapped[20] ^= 0x80
         try tampered.db.execute(

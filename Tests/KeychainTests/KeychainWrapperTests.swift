@@ -66,7 +66,9 @@ import Testing
         var texts: [String] = []
         texts.append(errorText { try store.add(item) } ?? "")
         texts.append(
-            errorText { _ = try store.copyMatching(.genericPassword(service: "no", account: account)) }
+            errorText {
+                _ = try store.copyMatching(.genericPassword(service: "no", account: account))
+            }
                 ?? "")
         texts.append(
             errorText {

@@ -134,7 +134,8 @@ private struct KeychainCommandFixture {
 
         var none = fixture.environment
         none["OBJECTGRAPH_KEYCHAIN_PASSPHRASE"] = nil
-        let noPassphrase = fixture.run(["find-generic-password", "-s", "s", "-w"], environment: none)
+        let noPassphrase = fixture.run(
+            ["find-generic-password", "-s", "s", "-w"], environment: none)
         #expect(noPassphrase.status == 2)
         #expect(noPassphrase.error.contains("hint: set OBJECTGRAPH_KEYCHAIN_PASSPHRASE"))
     }

@@ -5,9 +5,9 @@ import Keychain
 /// dump|create-key-file`: the user's keychain, after the macOS `security` tool and its flags.
 ///
 /// The keychain is `$XDG_DATA_HOME/objectgraph/keychain/keychain.sqlite` (from the command's
-/// environment, default `~/.local/share`). The tool acts for the user (``KeychainApplication/owner(identifier:)``):
-/// it sees every access group; new items go to the group `objectgraph` unless `-g` names
-/// one. The passphrase comes from `OBJECTGRAPH_KEYCHAIN_PASSPHRASE`, else from a prompt
+/// environment, default `~/.local/share`). The tool acts for the user
+/// (`KeychainApplication.owner()`): it sees every access group; new items go to the group
+/// `objectgraph` unless `-g` names one. The passphrase comes from `OBJECTGRAPH_KEYCHAIN_PASSPHRASE`, else from a prompt
 /// without echo on the terminal; without either, the key file (if any) opens
 /// after-first-unlock items, and anything else exits 2 with a hint.
 ///
@@ -107,14 +107,14 @@ struct KeychainCommand: Command {
         let text: String
     }
 
-    private static func parse(_ arguments: [String], verb: String) -> Result<Options, ParseError>
-    {
+    private static func parse(_ arguments: [String], verb: String) -> Result<Options, ParseError> {
         var options = Options()
         var index = 0
         let isAdd = verb == "add-generic-password"
         while index < arguments.count {
             let argument = arguments[index]
-            let takesValue = ["-s", "-a", "-l", "-j", "-g", "--repeat"].contains(argument)
+            let takesValue =
+                ["-s", "-a", "-l", "-j", "-g", "--repeat"].contains(argument)
                 || (argument == "-w" && isAdd)
             var value = ""
             if takesValue {
@@ -171,7 +171,8 @@ struct KeychainCommand: Command {
             item.accessGroup = options.group ?? defaultGroup
             do {
                 try store.add(item)
-            } catch let error as KeychainError where error.status == .duplicateItem
+            } catch let error as KeychainError
+                where error.status == .duplicateItem
                 && options.update
             {
                 var query = KeychainQuery.genericPassword(service: service, account: account)
@@ -266,8 +267,7 @@ struct KeychainCommand: Command {
     }
 
     /// The attributes in the shape of `security find-generic-password`.
-    static func describe(_ attributes: KeychainAttributes, location: KeychainLocation) -> String
-    {
+    static func describe(_ attributes: KeychainAttributes, location: KeychainLocation) -> String {
         func quoted(_ text: String?) -> String {
             guard let text else { return "<NULL>" }
             return "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""
