@@ -15,6 +15,7 @@ public enum CommandLineTool {
             DescribeCommand.self,
             PredicateCommand.self,
             DefaultsCommand.self,
+            DumpCommand.self,
             KeychainCommand.self,
         ]
     }

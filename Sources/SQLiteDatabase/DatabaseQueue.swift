@@ -115,7 +115,8 @@ public final class DatabaseQueue: @unchecked Sendable {
 
     /// Like ``read(_:)``, suspending the task instead of blocking its thread.
     ///
-    /// - Throws: `CancellationError` when the task is cancelled before the work starts.
+    /// - Throws: `CancellationError` when the task is cancelled before the work starts
+    ///   (work that has started runs to its end).
     public func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T)
         async throws -> T
     {
@@ -124,7 +125,8 @@ public final class DatabaseQueue: @unchecked Sendable {
 
     /// Like ``write(_:)``, suspending the task instead of blocking its thread.
     ///
-    /// - Throws: `CancellationError` when the task is cancelled before the work starts.
+    /// - Throws: `CancellationError` when the task is cancelled before the work starts
+    ///   (work that has started runs to its end, committed or rolled back as usual).
     public func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T)
         async throws -> T
     {
@@ -153,10 +155,21 @@ public final class DatabaseQueue: @unchecked Sendable {
         async throws -> T
     {
         try Task.checkCancellation()
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try work(self.database) })
+        let cancellation = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async {
+                    // A task cancelled while its work waited in line gives up before starting.
+                    // Work already running is not interrupted.
+                    guard !cancellation.isCancelled else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    continuation.resume(with: Result { try work(self.database) })
+                }
             }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 
@@ -180,5 +193,24 @@ public final class DatabaseQueue: @unchecked Sendable {
                 "a transaction was left open by writeWithoutTransaction and was rolled back")
         }
         return result
+    }
+}
+
+/// Set once when a task is cancelled; read by the work waiting on the queue.
+private final class CancellationFlag: @unchecked Sendable {
+    // @unchecked Sendable: `cancelled` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var cancelled = false
+
+    var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
     }
 }

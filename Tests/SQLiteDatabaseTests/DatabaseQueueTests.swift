@@ -148,6 +148,37 @@ struct DatabaseQueueTests {
         }
     }
 
+    @Test("a task cancelled while its work waits in line never runs it")
+    func cancellationWhileQueued() async throws {
+        try await withQueue { queue async throws in
+            let started = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)
+            // A Dispatch thread, not a task: blocking it cannot starve the cooperative pool.
+            DispatchQueue.global().async {
+                _ = try? queue.write { _ in
+                    started.signal()
+                    release.wait()
+                }
+                finished.signal()
+            }
+            started.wait()
+            let waiting = Task {
+                try await queue.asyncWrite { db in
+                    try db.execute(sql: "INSERT INTO t (n) VALUES (1)")
+                }
+            }
+            waiting.cancel()
+            release.signal()
+            finished.wait()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            let count = try queue.read {
+                try $0.fetchValue(Int.self, sql: "SELECT COUNT(*) FROM t")
+            }
+            #expect(count == 0)
+        }
+    }
+
     @Test("temporary and in-memory queues; a closed queue throws")
     func otherKinds() throws {
         let temporary = try DatabaseQueue.temporary()

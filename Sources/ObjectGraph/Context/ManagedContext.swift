@@ -271,3 +271,19 @@ extension ManagedObject {
         committed = nil
     }
 }
+
+extension ManagedContext {
+    /// The IDs a store holds for the to-many relationship at `position` of `object`.
+    func relatedIDs(of object: ManagedObject, position: Int) throws -> [ObjectID] {
+        guard !object.objectID.isTemporary else { return [] }
+        return try coordinator.withStores { stores in
+            guard
+                let store = stores.first(where: {
+                    $0.description.identifier == object.objectID.storeIdentifier
+                })
+            else { throw ObjectGraphError.objectNotFound(object.objectID) }
+            return try store.relatedIDs(
+                of: object.objectID, entityIndex: object.schema.index, position: position)
+        }
+    }
+}

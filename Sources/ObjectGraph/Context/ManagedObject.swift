@@ -252,10 +252,14 @@ open class ManagedObject {
     func resolvedToMany(at position: Int) throws -> [ManagedObject] {
         switch slots[position] {
         case .toMany(let objects): return objects
-        case .toManyFault(let ids):
+        case .toManyFault(let known):
             guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
+            let ids = try known ?? context.relatedIDs(of: self, position: position)
             let objects = try ids.map { try context.object(with: $0) }
             slots[position] = .toMany(objects)
+            if known == nil, case .toManyFault(nil)? = committed?[position] {
+                committed?[position] = .toManyFault(ids)
+            }
             return objects
         default: return []
         }
@@ -289,7 +293,7 @@ open class ManagedObject {
             case .toOne(let object): return object == nil
             case .toOneFault(let id): return id == nil
             case .toMany(let objects): return objects.isEmpty
-            case .toManyFault(let ids): return ids.isEmpty
+            case .toManyFault(let ids): return ids?.isEmpty ?? true
             }
         }
         switch (lhs, rhs) {
@@ -297,6 +301,8 @@ open class ManagedObject {
         case (.toOne, .toOne), (.toOne, .toOneFault), (.toOneFault, .toOne),
             (.toOneFault, .toOneFault):
             return toOneID(lhs) == toOneID(rhs)
+        case (.toManyFault(nil), .toManyFault(nil)):
+            return true
         default:
             let a = toManyIDs(lhs)
             let b = toManyIDs(rhs)
@@ -315,7 +321,7 @@ open class ManagedObject {
     private static func toManyIDs(_ slot: Slot) -> [ObjectID] {
         switch slot {
         case .toMany(let objects): return objects.map(\.objectID)
-        case .toManyFault(let ids): return ids
+        case .toManyFault(let ids): return ids ?? []
         default: return []
         }
     }

@@ -6,8 +6,9 @@ enum Slot {
     case toOne(ManagedObject?)
     /// A to-many relationship's objects, in order (insertion order for unordered ones).
     case toMany([ManagedObject])
-    /// A to-many relationship not loaded yet: the IDs the store gave (a relationship fault).
-    case toManyFault([ObjectID])
+    /// A to-many relationship not loaded yet (a relationship fault): the IDs the store gave,
+    /// or `nil` when the store gave none and is asked on first use.
+    case toManyFault([ObjectID]?)
     /// A to-one relationship not resolved yet: the ID the store gave.
     case toOneFault(ObjectID?)
 }

@@ -21,35 +21,12 @@ public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public var description: String { rawValue }
 }
 
-/// What a store holds about itself: identity and the model it was written with.
-public struct StoreMetadata: Sendable, Hashable {
-    /// The store's UUID (the host of its object ID URIs).
-    public var storeUUID: String
-    /// The store type.
-    public var storeType: StoreType
-    /// The version hash of each entity of the model the store was written with.
-    public var versionHashes: [String: Data]
-    /// The model's version identifiers.
-    public var versionIdentifiers: [String]
-
-    /// Creates metadata.
-    public init(
-        storeUUID: String, storeType: StoreType, versionHashes: [String: Data],
-        versionIdentifiers: [String]
-    ) {
-        self.storeUUID = storeUUID
-        self.storeType = storeType
-        self.versionHashes = versionHashes
-        self.versionIdentifiers = versionIdentifiers
-    }
-}
-
 /// A store added to a coordinator, as users see it.
 public struct StoreDescription: Sendable, Hashable {
     /// The store's UUID.
     public var identifier: String { metadata.storeUUID }
     /// The store type.
-    public var type: StoreType { metadata.storeType }
+    public var type: StoreType
     /// The file, for stores that have one.
     public var url: URL?
     /// The model configuration the store holds (`nil`: every entity).
@@ -82,6 +59,22 @@ protocol PersistentStore: AnyObject {
     func row(for id: ObjectID) throws -> StoreRow?
     /// Every row of the given entities (by index).
     func rows(ofEntities entities: Set<Int>) throws -> [StoreRow]
+    /// The targets of the to-many relationship at `position` of the object `id` (of the entity
+    /// at `entityIndex`), for rows that left it unloaded.
+    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID]
+    /// The rows of the objects `ids` (those the store has), in one pass where it can.
+    func rows(for ids: [ObjectID]) throws -> [StoreRow]
+    /// The rows of the objects related to each of `owners` (all of the entity at
+    /// `entityIndex`) through the to-many relationship at `position`, in relationship order;
+    /// `nil` when the store keeps relationship lists in its rows already.
+    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
+        -> [ObjectID: [StoreRow]]?
+    /// Answers `query` in the store, in order, or returns `nil` when the store cannot (the
+    /// context then evaluates it in memory over ``rows(ofEntities:)``). A store that answers
+    /// must give exactly what the in-memory evaluator gives.
+    func fetch(_ query: StoreQuery) throws -> [StoreRow]?
+    /// Counts the rows `query` matches, or `nil` when the store cannot.
+    func count(_ query: StoreQuery) throws -> Int?
     /// Reserves `count` new primary keys for objects of the hierarchy rooted at `rootEntity`.
     func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64]
     /// Checks a change set without applying it: returns the optimistic-locking conflicts.

@@ -45,14 +45,18 @@ public final class StoreCoordinator: @unchecked Sendable {
         let store: any PersistentStore
         switch type {
         case .inMemory:
-            let metadata = StoreMetadata(
-                storeUUID: UUID().uuidString, storeType: .inMemory,
-                versionHashes: model.entityVersionHashes,
-                versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [])
+            var metadata = StoreMetadata(model: model)
+            metadata.storeType = StoreType.inMemory.rawValue
             store = InMemoryStore(
                 description: StoreDescription(
-                    url: url, configurationName: configuration, isReadOnly: options.isReadOnly,
-                    metadata: metadata))
+                    type: .inMemory, url: url, configurationName: configuration,
+                    isReadOnly: options.isReadOnly, metadata: metadata))
+        case .sqlite:
+            guard let url else {
+                throw ObjectGraphError.store("a SQLite store needs a file URL")
+            }
+            store = try SQLiteStore(
+                url: url, schema: schema, configuration: configuration, options: options)
         default:
             throw ObjectGraphError.unsupported("store type \(type) is not available yet")
         }

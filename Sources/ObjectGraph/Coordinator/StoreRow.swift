@@ -4,8 +4,10 @@ enum StoredValue: Sendable, Hashable {
     case value(Value)
     /// A to-one relationship's target.
     case toOne(ObjectID?)
-    /// A to-many relationship's targets, in order.
-    case toMany([ObjectID])
+    /// A to-many relationship's targets, in order; `nil` when not loaded (a store answers
+    /// ``PersistentStore/relatedIDs(of:entityIndex:position:)`` on first use) or, in a saved
+    /// row, unchanged.
+    case toMany([ObjectID]?)
 }
 
 /// One object as a store keeps it: its ID, concrete entity, version and values by property

@@ -10,28 +10,113 @@ extension ManagedContext {
     /// - Throws: ``ObjectGraphError`` for an unknown entity, or the predicate's
     ///   ``PredicateEvaluationError`` (an unknown key, a type error, an unbound variable).
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
-        try matchingObjects(request).compactMap { $0 as? T }
+        let objects = try matchingObjects(request)
+        if !request.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(objects, keyPaths: request.relationshipKeyPathsForPrefetching)
+        }
+        return objects.compactMap { $0 as? T }
     }
 
     /// The IDs of the objects matching `request`.
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
-        try matchingObjects(request).map(\.objectID)
+        try matchingObjects(request, result: .ids).map(\.objectID)
     }
 
     /// How many objects match `request` (after offset and limit).
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
-        try matchingObjects(request).count
+        let entity = try fetchEntity(request)
+        let query = storeQuery(request, entity: entity, result: .ids, limits: true)
+        if !hasPendingChanges(in: query.entityIndexes, request),
+            let counted = try coordinator.withStores({ stores in
+                try Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)?.count(
+                    query)
+            })
+        {
+            return counted
+        }
+        return try matchingObjects(request, result: .ids).count
     }
 
-    /// The objects matching `request` before offset and limit, in order.
+    /// The objects matching `request`, in order; offset and limit applied when asked.
+    ///
+    /// A store that can answers the query itself (SQL); pending changes are then laid over its
+    /// answer: pending objects are dropped from it and re-tested by their live values, inserted
+    /// objects added, and the whole sorted and limited in memory.
     func matchingObjects<T: ManagedObject>(
-        _ request: FetchRequest<T>, applyingLimits: Bool = true
+        _ request: FetchRequest<T>, applyingLimits: Bool = true, result: StoreQuery.Result = .rows
     ) throws -> [ManagedObject] {
         let entity = try fetchEntity(request)
+        let familyIndexes = storeQuery(request, entity: entity, result: result, limits: false)
+            .entityIndexes
+        let pending =
+            request.includesPendingChanges
+            ? touched.values.filter { familyIndexes.contains($0.schema.index) && $0.hasUnsavedWork }
+                .sorted { $0.objectID.description < $1.objectID.description }
+            : []
+        let query = storeQuery(
+            request, entity: entity, result: result, limits: applyingLimits && pending.isEmpty)
+        let answered = try coordinator.withStores { stores in
+            try Self.onlyStore(for: familyIndexes, in: stores, schema: schema)?.fetch(query)
+        }
+        guard let rows = answered else {
+            return try evaluateInMemory(
+                request, familyIndexes: familyIndexes, applyingLimits: applyingLimits)
+        }
+        let fetched = rows.map { row in
+            row.values.isEmpty
+                ? ((try? object(with: row.id)) ?? registeredObject(for: row))
+                : registeredObject(for: row)
+        }
+        if pending.isEmpty { return fetched }
+        let pendingIDs = Set(pending.map(\.objectID))
+        var matches = fetched.filter { !pendingIDs.contains($0.objectID) }
+        for object in pending where !object.deletedFlag {
+            if try request.predicate?.evaluate(with: object) ?? true { matches.append(object) }
+        }
+        if !request.sortDescriptors.isEmpty {
+            matches = try sorted(matches, by: request.sortDescriptors)
+        }
+        guard applyingLimits else { return matches }
+        return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
+    }
+
+    private func storeQuery<T: ManagedObject>(
+        _ request: FetchRequest<T>, entity: EntitySchema, result: StoreQuery.Result, limits: Bool
+    ) -> StoreQuery {
         let family =
             request.includesSubentities || entity.entity.isAbstract
             ? schema.family(of: entity) : [entity]
-        let familyIndexes = Set(family.map(\.index))
+        return StoreQuery(
+            entityIndex: entity.index, entityIndexes: Set(family.map(\.index)),
+            predicate: request.predicate, sortDescriptors: request.sortDescriptors,
+            offset: limits ? request.fetchOffset : 0, limit: limits ? request.fetchLimit : 0,
+            result: result)
+    }
+
+    private func hasPendingChanges<T: ManagedObject>(
+        in entities: Set<Int>, _ request: FetchRequest<T>
+    ) -> Bool {
+        request.includesPendingChanges
+            && touched.values.contains { entities.contains($0.schema.index) && $0.hasUnsavedWork }
+    }
+
+    /// The one store that holds every entity of `entities`, if exactly one may hold them.
+    static func onlyStore(
+        for entities: Set<Int>, in stores: [any PersistentStore], schema: ModelSchema
+    ) -> (any PersistentStore)? {
+        let holding = stores.filter { store in
+            guard let name = store.description.configurationName else { return true }
+            let members = Set(schema.model.configuration(named: name)?.entityNames ?? [])
+            return entities.contains { members.contains(schema.entities[$0].name) }
+        }
+        return holding.count == 1 ? holding[0] : nil
+    }
+
+    /// Evaluates a fetch in memory over every row of the family (stores that leave fetching to
+    /// the context, or several stores at once).
+    private func evaluateInMemory<T: ManagedObject>(
+        _ request: FetchRequest<T>, familyIndexes: Set<Int>, applyingLimits: Bool
+    ) throws -> [ManagedObject] {
         let rows = try coordinator.withStores { stores in
             try stores.flatMap { try $0.rows(ofEntities: familyIndexes) }
         }

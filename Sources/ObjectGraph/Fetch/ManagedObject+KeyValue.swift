@@ -44,7 +44,8 @@ struct CommittedObjectView: KeyValueReadable {
             return .object(CommittedObjectView(object: try context.object(with: id)))
         case .toMany(let targets):
             return .collection(targets.map { .object(CommittedObjectView(object: $0)) })
-        case .toManyFault(let ids):
+        case .toManyFault(let known):
+            let ids = try known ?? context.relatedIDs(of: object, position: position)
             return .collection(
                 try ids.map { .object(CommittedObjectView(object: try context.object(with: $0))) })
         }

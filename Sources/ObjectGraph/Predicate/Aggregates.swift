@@ -89,13 +89,37 @@ enum Aggregates {
         return best ?? .null
     }
 
+    /// The elements without duplicates (by predicate equality: `1` and `1.0` are one), in
+    /// first-seen order. Scalars are bucketed by a normalized key, so this is linear for them.
     static func distinct(_ elements: [EvaluationValue]) throws -> [EvaluationValue] {
         var result: [EvaluationValue] = []
-        for element in elements
-        where try !result.contains(where: { try ValueComparison.equal($0, element, options: []) }) {
+        var buckets: [Value: [Int]] = [:]
+        var others: [Int] = []
+        for element in elements {
+            let key: Value?
+            if case .value(let scalar) = element { key = bucketKey(scalar) } else { key = nil }
+            let candidates = key.map { buckets[$0] ?? [] } ?? others
+            var seen = false
+            for index in candidates
+            where try ValueComparison.equal(result[index], element, options: []) {
+                seen = true
+                break
+            }
+            if seen { continue }
+            if let key {
+                buckets[key, default: []].append(result.count)
+            } else {
+                others.append(result.count)
+            }
             result.append(element)
         }
         return result
+    }
+
+    /// Numbers of every kind share a bucket by their double value.
+    private static func bucketKey(_ scalar: Value) -> Value {
+        if Arithmetic.isNumeric(scalar), let d = Arithmetic.double(scalar) { return .double(d) }
+        return scalar
     }
 
     static func flatten(_ elements: [EvaluationValue]) throws -> [EvaluationValue] {

@@ -26,7 +26,12 @@ enum CanonicalPrinter {
             writeCompound(terms, separator: " OR ", empty: "FALSEPREDICATE", to: &out)
         case .not(let inner):
             out += "NOT "
-            writeOperand(inner, to: &out)
+            // `NOT NOT x` needs no parentheses, so nesting depth is not doubled on reparse.
+            if case .not = inner {
+                write(inner, to: &out)
+            } else {
+                writeOperand(inner, to: &out)
+            }
         case .comparison(let comparison):
             write(comparison, to: &out)
         }
@@ -100,6 +105,12 @@ enum CanonicalPrinter {
             }
             out += "]"
         case .function(let selector, let arguments):
+            if let symbol = infixSymbol(expression) {
+                writeArithmeticOperand(arguments[0], leftOf: level(expression), to: &out)
+                out += " \(symbol) "
+                writeArithmeticOperand(arguments[1], to: &out)
+                return
+            }
             out += selector + "("
             writeList(arguments, to: &out)
             out += ")"
@@ -108,18 +119,27 @@ enum CanonicalPrinter {
             writeList([target, .constant(.string(selector))] + arguments, to: &out)
             out += ")"
         case .arithmetic(let left, let op, let right):
-            writeArithmeticOperand(left, to: &out)
+            writeArithmeticOperand(left, leftOf: level(expression), to: &out)
             out += " \(op.rawValue) "
             writeArithmeticOperand(right, to: &out)
         case .negate(let inner):
             out += "-"
             switch inner {
-            case .arithmetic, .negate, .constant(.integer), .constant(.double):
+            case .negate:
+                out += " "
+                write(inner, to: &out)
+            case .arithmetic, .constant(.integer), .constant(.double):
                 out += "("
                 write(inner, to: &out)
                 out += ")"
             default:
-                write(inner, to: &out)
+                if infixSymbol(inner) != nil {
+                    out += "("
+                    write(inner, to: &out)
+                    out += ")"
+                } else {
+                    write(inner, to: &out)
+                }
             }
         case .subquery(let collection, let variable, let predicate):
             out += "SUBQUERY("
@@ -147,14 +167,48 @@ enum CanonicalPrinter {
         }
     }
 
-    private static func writeArithmeticOperand(_ expression: Expression, to out: inout String) {
-        if case .arithmetic = expression {
-            out += "("
-            write(expression, to: &out)
-            out += ")"
-        } else {
-            write(expression, to: &out)
+    /// `&`, `|` or `^` for a two-argument bitwise function, which Apple prints infix.
+    static func infixSymbol(_ expression: Expression) -> String? {
+        guard case .function(let selector, let arguments) = expression, arguments.count == 2
+        else { return nil }
+        switch selector {
+        case "bitwiseAnd:with:": return "&"
+        case "bitwiseOr:with:": return "|"
+        case "bitwiseXor:with:": return "^"
+        default: return nil
         }
+    }
+
+    /// The precedence level of an infix expression: 1 additive and bitwise, 2 multiplicative,
+    /// 3 power; nil for anything else.
+    static func level(_ expression: Expression) -> Int? {
+        switch expression {
+        case .arithmetic(_, let op, _):
+            switch op {
+            case .add, .subtract: return 1
+            case .multiply, .divide: return 2
+            case .power: return 3
+            }
+        case .function:
+            return infixSymbol(expression) != nil ? 1 : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Infix operands are parenthesized, except a left operand at the same level: operators
+    /// associate to the left, so `a - b - c` needs none (and reparses at the same depth).
+    private static func writeArithmeticOperand(
+        _ expression: Expression, leftOf parent: Int? = nil, to out: inout String
+    ) {
+        guard let own = level(expression) else {
+            write(expression, to: &out)
+            return
+        }
+        let bare = parent == own
+        if !bare { out += "(" }
+        write(expression, to: &out)
+        if !bare { out += ")" }
     }
 
     /// The base of `.key` and `[…]` needs parentheses unless it is a primary expression.
@@ -165,6 +219,7 @@ enum CanonicalPrinter {
         let needsParentheses: Bool
         switch expression {
         case .arithmetic, .negate, .constant: needsParentheses = true
+        case .function: needsParentheses = infixSymbol(expression) != nil
         case .keyPath, .member: needsParentheses = parenthesizeKeyPath
         default: needsParentheses = false
         }

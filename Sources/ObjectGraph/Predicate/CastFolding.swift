@@ -38,7 +38,8 @@ enum CastFolding {
     static func objectID(fromURI text: String) -> ObjectID? {
         let prefix = "x-coredata://"
         guard text.hasPrefix(prefix) else { return nil }
-        let parts = text.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        let parts = text.dropFirst(prefix.count).split(
+            separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let entity = parts[1].removingPercentEncoding, !entity.isEmpty,
             let tag = parts[2].first
         else { return nil }

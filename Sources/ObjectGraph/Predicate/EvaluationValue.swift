@@ -79,3 +79,56 @@ extension EvaluationValue: CustomStringConvertible {
         }
     }
 }
+
+extension EvaluationValue {
+    /// Converts a Swift value: scalars (as for `%@`), ``Value``, ``ObjectID``, string-keyed
+    /// dictionaries (records), arrays and sets (collections), ``KeyValueReadable`` objects and
+    /// `nil`. Returns nil for a value of another type.
+    ///
+    /// ```swift
+    /// let row = EvaluationValue(converting: ["name": "Ada", "langs": ["en", "fr"]] as [String: Any])
+    /// ```
+    public init?(converting value: Any?) {
+        self.init(converting: value, depth: 0)
+    }
+
+    private init?(converting value: Any?, depth: Int) {
+        guard depth < 256 else { return nil }
+        guard let value = FormatArgument.unwrap(value) else {
+            self = .null
+            return
+        }
+        if let evaluation = value as? EvaluationValue {
+            self = evaluation
+        } else if let scalar = FormatArgument.scalar(from: value) {
+            self = .value(scalar)
+        } else if let dictionary = value as? [String: Any] {
+            var record: [String: EvaluationValue] = [:]
+            for (key, item) in dictionary {
+                guard let converted = EvaluationValue(converting: item, depth: depth + 1) else {
+                    return nil
+                }
+                record[key] = converted
+            }
+            self = .dictionary(record)
+        } else if let array = value as? [Any] {
+            var items: [EvaluationValue] = []
+            for item in array {
+                guard let converted = EvaluationValue(converting: item, depth: depth + 1) else {
+                    return nil
+                }
+                items.append(converted)
+            }
+            self = .collection(items)
+        } else if let set = value as? Set<AnyHashable> {
+            guard let converted = EvaluationValue(converting: set.map(\.base), depth: depth) else {
+                return nil
+            }
+            self = converted
+        } else if let object = value as? any KeyValueReadable {
+            self = .object(object)
+        } else {
+            return nil
+        }
+    }
+}

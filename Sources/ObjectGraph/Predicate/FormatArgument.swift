@@ -29,13 +29,15 @@ enum FormatArgument {
     static func expression(for conversion: String, _ argument: Any?) throws(Mismatch)
         -> Expression
     {
-        guard let last = conversion.last else { throw Mismatch(expected: "a conversion", found: "%") }
+        guard let last = conversion.last else {
+            throw Mismatch(expected: "a conversion", found: "%")
+        }
         switch last {
         case "@":
             return try expression(from: argument)
         case "K":
-            if case .keyPath? = argument as? Expression, let e = argument as? Expression {
-                return e
+            if let expression = unwrap(argument) as? Expression, case .keyPath = expression {
+                return expression
             }
             if let path = argument as? PredicateKeyPath { return .keyPath(path) }
             guard let text = string(from: argument), !text.isEmpty else {
@@ -51,7 +53,8 @@ enum FormatArgument {
             switch scalar(from: unwrap(argument)) {
             case .integer(let n)?: return .constant(.double(Double(n)))
             case .double(let d)?: return .constant(.double(d))
-            case .decimal(let d)?: return .constant(.double(NSDecimalNumber(decimal: d).doubleValue))
+            case .decimal(let d)?:
+                return .constant(.double(NSDecimalNumber(decimal: d).doubleValue))
             case .bool(let b)?: return .constant(.double(b ? 1 : 0))
             default:
                 throw Mismatch(expected: "a number for %\(conversion)", found: typeName(argument))
@@ -206,6 +209,8 @@ enum FormatArgument {
 
     static func typeName(_ argument: Any?) -> String {
         guard let value = unwrap(argument) else { return "nil" }
+        if let value = value as? Value { return "the value \(value)" }
+        if let expression = value as? Expression { return "the expression \(expression)" }
         return "a value of type \(Swift.type(of: value))"
     }
 }

@@ -36,8 +36,9 @@ enum KeyPathWalker {
         return .collection(result)
     }
 
-    /// Applies `@op`, with the rest of the path read from each element first
-    /// (`items.@sum.price`).
+    /// Applies `@op`. The keys after it, up to the next collection operator, are read from each
+    /// element first (`items.@sum.price`); the path then continues from the result
+    /// (`items.@distinctUnionOfObjects.tag.@count`).
     static func apply(
         _ op: CollectionOperator, to value: EvaluationValue,
         rest: ArraySlice<PredicateKeyPath.Component>
@@ -48,32 +49,40 @@ enum KeyPathWalker {
         case .dictionary(let dictionary): elements = Array(dictionary.values)
         case .value(.null): elements = []
         case .value(.string(let text)) where op == .count:
-            return .value(.integer(Int64(text.count)))
+            return try walk(.value(.integer(Int64(text.count))), rest)
         default:
             throw PredicateEvaluationError.typeMismatch(
                 "@\(op.rawValue) needs a collection, not \(value)")
         }
-        if op == .count { return .value(.integer(Int64(elements.count))) }
-        if !rest.isEmpty { elements = try elements.map { try walk($0, rest) } }
+        if op == .count { return try walk(.value(.integer(Int64(elements.count))), rest) }
+        let end =
+            rest.firstIndex { component in
+                if case .operator = component { return true }
+                return false
+            } ?? rest.endIndex
+        let perElement = rest[rest.startIndex..<end]
+        if !perElement.isEmpty { elements = try elements.map { try walk($0, perElement) } }
+        let result: EvaluationValue
         switch op {
         case .count:
-            return .value(.integer(Int64(elements.count)))
+            result = .value(.integer(Int64(elements.count)))
         case .sum:
-            return try Aggregates.sum(elements)
+            result = try Aggregates.sum(elements)
         case .avg:
-            return try Aggregates.average(elements)
+            result = try Aggregates.average(elements)
         case .min:
-            return try Aggregates.extreme(elements, smallest: true)
+            result = try Aggregates.extreme(elements, smallest: true)
         case .max:
-            return try Aggregates.extreme(elements, smallest: false)
+            result = try Aggregates.extreme(elements, smallest: false)
         case .unionOfObjects:
-            return .collection(elements.filter { !$0.isNull })
+            result = .collection(elements.filter { !$0.isNull })
         case .distinctUnionOfObjects:
-            return .collection(try Aggregates.distinct(elements.filter { !$0.isNull }))
+            result = .collection(try Aggregates.distinct(elements.filter { !$0.isNull }))
         case .unionOfArrays:
-            return .collection(try Aggregates.flatten(elements))
+            result = .collection(try Aggregates.flatten(elements))
         case .distinctUnionOfArrays, .distinctUnionOfSets:
-            return .collection(try Aggregates.distinct(Aggregates.flatten(elements)))
+            result = .collection(try Aggregates.distinct(Aggregates.flatten(elements)))
         }
+        return try walk(result, rest[end...])
     }
 }

@@ -70,7 +70,9 @@ struct Substitution {
         case .member(let base, let path):
             return .member(apply(base), path)
         case .index(let base, let selector):
-            if case .expression(let e) = selector { return .index(apply(base), .expression(apply(e))) }
+            if case .expression(let e) = selector {
+                return .index(apply(base), .expression(apply(e)))
+            }
             return .index(apply(base), selector)
         case .function(let selector, let arguments):
             return .function(selector, arguments.map(apply))

@@ -13,7 +13,26 @@ import Foundation
 /// print(parsed)  // age > 30 AND name BEGINSWITH[c] $PREFIX
 /// ```
 ///
-/// `description` prints the canonical form; parsing it gives back an equal predicate.
+/// `description` prints the canonical form; parsing it gives back an equal predicate. Scalars
+/// without a literal syntax print as casts: `CAST(<seconds since 2001>, "NSDate")`,
+/// `CAST("<base64>", "NSData")`, `CAST("<uuid>", "NSUUID")`, `CAST("<url>", "NSURL")`,
+/// `CAST("<decimal>", "NSDecimalNumber")`, `CAST("<uri>", "NSManagedObjectID")`.
+///
+/// ## Semantics (``evaluate(with:variables:)``)
+/// - `NOT` binds tighter than `AND`, which binds tighter than `OR`; `NONE` is `NOT ANY`.
+/// - Numbers compare by value across integer, double, decimal and Boolean (`TRUE == 1`).
+/// - `x == nil` holds for a missing or null value; an ordering or string operator with nil on
+///   either side is false; `ANY` over nil is false, `ALL` and `NONE` over nil or empty are true.
+/// - A collection compared directly with a single value (`children.name == "x"`) is an error,
+///   as in a Core Data fetch: quantify it with `ANY`/`ALL`, or use `CONTAINS`/`IN`.
+/// - `[c]` folds case and `[d]` diacritics on every string operator; `LIKE` knows only `*` and
+///   `?`; `MATCHES` is an ICU expression over the whole string (an invalid one throws).
+/// - An empty pattern never matches `BEGINSWITH`, `ENDSWITH` or `CONTAINS`, as on Apple.
+/// - Integer arithmetic that overflows throws; `/` divides as floating point.
+/// - Unbound `$VARIABLES` throw ``PredicateEvaluationError/unboundVariable(_:)``.
+///
+/// Parsing limits nesting to 256 levels so hostile input throws instead of exhausting the
+/// stack; lists (`a OR b OR …`, `{1, 2, …}`) may be of any length.
 public indirect enum Predicate: Sendable, Hashable {
     /// `TRUEPREDICATE` (`true`) or `FALSEPREDICATE` (`false`).
     case constant(Bool)

@@ -25,7 +25,8 @@ public struct PredicateKeyPath: Sendable, Hashable {
     public init(_ dotted: String) {
         components = dotted.split(separator: ".", omittingEmptySubsequences: false).map {
             part -> Component in
-            if part.hasPrefix("@"), let op = CollectionOperator(rawValue: String(part.dropFirst())) {
+            if part.hasPrefix("@"), let op = CollectionOperator(rawValue: String(part.dropFirst()))
+            {
                 return .operator(op)
             }
             return .key(String(part))

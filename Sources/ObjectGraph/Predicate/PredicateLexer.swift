@@ -37,15 +37,24 @@ struct PredicateLexer {
         } else {
             shown = "end of input"
         }
-        return PredicateSyntaxError(source: source, offset: offset, expected: expected, found: shown)
+        return PredicateSyntaxError(
+            source: source, offset: offset, expected: expected, found: shown)
     }
 
+    /// Letters (ASCII or not) and `_` start an identifier.
     static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
-        c == "_" || (c.value < 128 ? c.properties.isAlphabetic : c.properties.isAlphabetic)
+        switch c {
+        case "a"..."z", "A"..."Z", "_": return true
+        default: return c.value >= 128 && c.properties.isAlphabetic
+        }
     }
 
+    /// Letters, digits, `_` and `$` continue one.
     static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
-        isIdentifierStart(c) || c == "$" || ("0"..."9").contains(c)
+        switch c {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "$": return true
+        default: return c.value >= 128 && c.properties.isAlphabetic
+        }
     }
 
     private mutating func identifierText() -> String {
@@ -92,23 +101,38 @@ struct PredicateLexer {
         default:
             break
         }
-        let two = peek(1).map { String(Character(c)) + String(Character($0)) }
-        if let two, ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**"].contains(two) {
-            position += 2
-            return token(.symbol(two))
+        if let n = peek(1) {
+            let pair: String?
+            switch (c, n) {
+            case ("=", "="): pair = "=="
+            case ("!", "="): pair = "!="
+            case ("<", ">"): pair = "<>"
+            case ("<", "="): pair = "<="
+            case ("=", "<"): pair = "=<"
+            case (">", "="): pair = ">="
+            case ("=", ">"): pair = "=>"
+            case ("&", "&"): pair = "&&"
+            case ("|", "|"): pair = "||"
+            case ("*", "*"): pair = "**"
+            default: pair = nil
+            }
+            if let pair {
+                position += 2
+                return token(.symbol(pair))
+            }
         }
-        let one = String(Character(c))
-        if ["(", ")", "{", "}", "[", "]", ",", ".", ":", "=", "<", ">", "!", "+", "-", "*", "/"]
-            .contains(one)
-        {
+        switch c {
+        case "(", ")", "{", "}", "[", "]", ",", ".", ":", "=", "<", ">", "!", "+", "-", "*", "/",
+            "&", "|", "^":
             position += 1
-            return token(.symbol(one))
+            return token(.symbol(String(Character(c))))
+        default:
+            break
         }
         throw error("a token", at: start)
     }
 
     private mutating func numberText() throws(PredicateSyntaxError) -> String {
-        let start = position
         var text = ""
         if peek() == "0", let p = peek(1), "xXoObB".unicodeScalars.contains(p) {
             text = "0" + String(Character(p)).lowercased()
@@ -148,7 +172,6 @@ struct PredicateLexer {
         if let c = peek(), Self.isIdentifierStart(c) {
             throw error("a separator after the number", at: position)
         }
-        _ = start
         return text
     }
 
@@ -160,7 +183,8 @@ struct PredicateLexer {
         var text = String.UnicodeScalarView()
         while true {
             guard let c = peek() else {
-                throw error("a closing \(Character(quote)) for the string at offset \(start)",
+                throw error(
+                    "a closing \(Character(quote)) for the string at offset \(start)",
                     at: position)
             }
             position += 1
@@ -189,7 +213,8 @@ struct PredicateLexer {
                     position += 1
                 }
                 guard let scalar = Unicode.Scalar(value) else {
-                    throw error("a valid Unicode scalar", at: position - 6,
+                    throw error(
+                        "a valid Unicode scalar", at: position - 6,
                         found: "'\\u\(String(value, radix: 16))'")
                 }
                 text.append(scalar)

@@ -11,19 +11,35 @@ extension PredicateParser {
 
     // MARK: Arithmetic
 
+    /// Additive level: `+`, `-` and the bitwise `&`, `|`, `^` (Apple's infix spellings of
+    /// `bitwiseAnd:with:`, `bitwiseOr:with:` and `bitwiseXor:with:`), left-associative.
     mutating func expression() throws(PredicateSyntaxError) -> Expression {
         var left = try term()
         var levels = 0
         defer { leave(levels) }
-        while current.isSymbol("+") || current.isSymbol("-") {
-            let op: ArithmeticOperator = current.isSymbol("+") ? .add : .subtract
+        while true {
+            let make: (Expression, Expression) -> Expression
+            if current.isSymbol("+") {
+                make = { .arithmetic($0, .add, $1) }
+            } else if current.isSymbol("-") {
+                make = { .arithmetic($0, .subtract, $1) }
+            } else if let selector = Self.bitwiseSelectors[current.kind] {
+                make = { .function(selector, [$0, $1]) }
+            } else {
+                return left
+            }
             advance()
             try enter()
             levels += 1
-            left = .arithmetic(left, op, try term())
+            left = make(left, try term())
         }
-        return left
     }
+
+    /// The infix bitwise operators and the functions they stand for.
+    static let bitwiseSelectors: [PredicateToken.Kind: String] = [
+        .symbol("&"): "bitwiseAnd:with:", .symbol("|"): "bitwiseOr:with:",
+        .symbol("^"): "bitwiseXor:with:",
+    ]
 
     mutating func term() throws(PredicateSyntaxError) -> Expression {
         var left = try power()
@@ -158,15 +174,15 @@ extension PredicateParser {
         case .atIdentifier, .escapedIdentifier:
             return .keyPath(PredicateKeyPath([try keyPathComponent()]))
         case .symbol("{"):
-            advance()
             try enter()
             defer { leave() }
+            advance()
             let elements = try expressionList(until: "}")
             return .aggregate(elements)
         case .symbol("("):
-            advance()
             try enter()
             defer { leave() }
+            advance()
             let inner = try expression()
             try expectSymbol(")")
             return inner
@@ -200,7 +216,7 @@ extension PredicateParser {
     mutating func identifierExpression(_ name: String, token: PredicateToken)
         throws(PredicateSyntaxError) -> Expression
     {
-        switch name.uppercased() {
+        switch token.keyword {
         case "NULL", "NIL":
             advance()
             return .constant(.null)
@@ -237,8 +253,8 @@ extension PredicateParser {
     mutating func subquery() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let collection = try expression()
         try expectSymbol(",")
         guard case .variable(let variable) = current.kind else {
@@ -254,8 +270,8 @@ extension PredicateParser {
     mutating func ternary() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let condition = try predicate()
         try expectSymbol(",")
         let whenTrue = try expression()
@@ -268,8 +284,8 @@ extension PredicateParser {
     mutating func cast() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let value = try expression()
         try expectSymbol(",")
         let typeToken = current
@@ -283,8 +299,8 @@ extension PredicateParser {
     mutating func functionCall() throws(PredicateSyntaxError) -> Expression {
         advance()
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let target = try expression()
         try expectSymbol(",")
         let selectorToken = current
@@ -319,8 +335,8 @@ extension PredicateParser {
             throw error("a known function (average, sum, count, now, add:to:, …)", at: nameToken)
         }
         try expectSymbol("(")
-        try enter()
-        defer { leave() }
+        try enter(2)
+        defer { leave(2) }
         let arguments = try expressionList(until: ")")
         guard arguments.count == function.arity else {
             throw PredicateSyntaxError(

@@ -3,8 +3,10 @@ import Foundation
 /// A recursive-descent parser for the predicate format language, with an explicit nesting limit
 /// so that hostile input produces an error instead of exhausting the stack.
 struct PredicateParser {
-    /// The deepest nesting of parentheses, operators and calls the parser accepts.
-    static let maximumDepth = 1_000
+    /// The deepest nesting of parentheses, operators and calls the parser accepts. Each level
+    /// costs several recursive calls (kilobytes of stack in a debug build), so the limit keeps
+    /// the deepest parse far inside a secondary thread's stack; real predicates nest a few levels.
+    static let maximumDepth = 256
 
     let source: String
     let tokens: [PredicateToken]
@@ -76,8 +78,8 @@ struct PredicateParser {
     }
 
     /// Enters one level of nesting, failing past ``maximumDepth``.
-    mutating func enter() throws(PredicateSyntaxError) {
-        depth += 1
+    mutating func enter(_ weight: Int = 1) throws(PredicateSyntaxError) {
+        depth += weight
         if depth > Self.maximumDepth {
             throw error("at most \(Self.maximumDepth) levels of nesting")
         }
@@ -107,9 +109,9 @@ struct PredicateParser {
 
     mutating func negation() throws(PredicateSyntaxError) -> Predicate {
         if current.isKeyword("NOT") || current.isSymbol("!") {
-            advance()
             try enter()
             defer { leave() }
+            advance()
             return .not(try negation())
         }
         return try primaryPredicate()
@@ -125,9 +127,9 @@ struct PredicateParser {
             return .constant(false)
         }
         if current.isSymbol("("), !parenthesisStartsExpression() {
-            advance()
             try enter()
             defer { leave() }
+            advance()
             let inner = try predicate()
             try expectSymbol(")")
             return inner
@@ -151,7 +153,8 @@ struct PredicateParser {
         guard close >= 0, close + 1 < tokens.count else { return false }
         let after = tokens[close + 1]
         if Self.comparisonOperator(after) != nil { return true }
-        for symbol in ["+", "-", "*", "/", "**", ".", "["] where after.isSymbol(symbol) {
+        for symbol in ["+", "-", "*", "/", "**", "&", "|", "^", ".", "["]
+        where after.isSymbol(symbol) {
             return true
         }
         return false
@@ -169,8 +172,8 @@ struct PredicateParser {
             case ">=", "=>": return .greaterThanOrEqual
             default: return nil
             }
-        case .identifier(let word):
-            switch word.uppercased() {
+        case .identifier:
+            switch token.keyword {
             case "BEGINSWITH": return .beginsWith
             case "ENDSWITH": return .endsWith
             case "CONTAINS": return .contains

@@ -28,6 +28,17 @@ struct PredicateToken: Sendable, Hashable {
     var offset: Int
     /// Length in Unicode scalars.
     var length: Int
+    /// For an identifier, its uppercase form, computed once for keyword tests.
+    var keyword: String = ""
+
+    init(kind: Kind, offset: Int, length: Int) {
+        self.kind = kind
+        self.offset = offset
+        self.length = length
+        if case .identifier(let name) = kind, name.utf8.count <= 16 {
+            keyword = name.uppercased()
+        }
+    }
 
     /// Whether this is the symbol `text`.
     func isSymbol(_ text: String) -> Bool {
@@ -37,10 +48,7 @@ struct PredicateToken: Sendable, Hashable {
 
     /// Whether this is the (unescaped) keyword `word`, compared case-insensitively.
     func isKeyword(_ word: String) -> Bool {
-        if case .identifier(let s) = kind {
-            return s.count == word.count && s.uppercased() == word
-        }
-        return false
+        keyword == word
     }
 
     /// A short rendering for error messages.

@@ -47,7 +47,8 @@ enum StringMatching {
         var star = -1
         var mark = 0
         while t < text.count {
-            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && pattern[p] == text[t]) {
+            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && pattern[p] == text[t])
+            {
                 t += 1
                 p += 1
             } else if p < pattern.count, pattern[p] == "*" {

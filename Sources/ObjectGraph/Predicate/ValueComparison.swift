@@ -78,6 +78,7 @@ enum ValueComparison {
             }
             return StringMatching.contains(text, part, options: options)
         default:
+            if element.isNull { return false }
             throw PredicateEvaluationError.typeMismatch(
                 "\(op) needs a collection or a string, not \(container)")
         }
@@ -116,7 +117,8 @@ enum ValueComparison {
                 return (a as AnyObject) === (b as AnyObject)
             }
             return false
-        case (.object(let a), .value(.objectID(let id))), (.value(.objectID(let id)), .object(let a)):
+        case (.object(let a), .value(.objectID(let id))),
+            (.value(.objectID(let id)), .object(let a)):
             return a.predicateObjectID == id
         default:
             return false

@@ -13,7 +13,7 @@ struct PredicateCommand: Command {
     static let help = """
         OVERVIEW: \(abstract)
 
-        USAGE: objectgraph predicate [--arg <json>]... [--var <name>=<json>]... <format>
+        USAGE: objectgraph predicate [--arg <json>]... [--var <name>=<json>]... [--] <format>
                objectgraph predicate --jsonl
 
         ARGUMENTS:
@@ -50,6 +50,12 @@ struct PredicateCommand: Command {
             switch argument {
             case "--jsonl":
                 jsonl = true
+            case "--":
+                // Everything after `--` is the format, even when it starts with `-`.
+                guard format == nil, let text = rest.popFirst(), rest.isEmpty else {
+                    return usageError("expected exactly one format after '--'", io: io)
+                }
+                format = text
             case "--arg":
                 guard let text = rest.popFirst() else {
                     return usageError("--arg needs a JSON value", io: io)
@@ -209,7 +215,9 @@ extension PredicateCommand {
                     return .collection(try items.map { try evaluationValue($0, depth: depth + 1) })
                 }
                 var record: [String: EvaluationValue] = [:]
-                for (key, value) in object { record[key] = try evaluationValue(value, depth: depth + 1) }
+                for (key, value) in object {
+                    record[key] = try evaluationValue(value, depth: depth + 1)
+                }
                 return .dictionary(record)
             }
             throw Problem(description: "unsupported JSON value")
@@ -314,7 +322,9 @@ extension PredicateCommand {
             var failed = false
             for object in objects {
                 do {
-                    results.append(try predicate.evaluate(with: object, variables: variables) ? "true" : "false")
+                    results.append(
+                        try predicate.evaluate(with: object, variables: variables)
+                            ? "true" : "false")
                     errors.append("null")
                 } catch {
                     failed = true
@@ -329,7 +339,8 @@ extension PredicateCommand {
         }
 
         private static func isSpecial(_ value: Any) -> Bool {
-            guard let object = value as? [String: Any], object.count == 1, let key = object.keys.first
+            guard let object = value as? [String: Any], object.count == 1,
+                let key = object.keys.first
             else { return false }
             return ["$date", "$data", "$uuid", "$set"].contains(key)
         }

@@ -1,0 +1,20 @@
+/// A fetch a store may answer itself (the SQLite store compiles it to SQL).
+struct StoreQuery: Sendable {
+    /// What the query returns.
+    enum Result: Sendable {
+        /// Whole rows (for objects).
+        case rows
+        /// Rows with only the ID filled in (faults, object IDs).
+        case ids
+    }
+
+    /// The entity fetched.
+    var entityIndex: Int
+    /// The entities whose rows count: the entity, and its subentities when included.
+    var entityIndexes: Set<Int>
+    var predicate: Predicate?
+    var sortDescriptors: [SortDescriptor]
+    var offset: Int
+    var limit: Int
+    var result: Result
+}

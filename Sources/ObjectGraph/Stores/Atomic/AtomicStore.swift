@@ -1,0 +1,111 @@
+import Foundation
+
+/// A store whose whole graph lives in memory and in one file: loaded at open, answered with the
+/// in-memory evaluator, written whole on every save with ``AtomicFile`` (crash-safe). A save
+/// fails with a conflict when another process replaced the file since it was read.
+final class AtomicStore: PersistentStore {
+    let description: StoreDescription
+    let url: URL
+    let format: any AtomicStoreFormat
+    let schema: ModelSchema
+    private var table: RowTable
+    private var stamp: AtomicFile.Stamp?
+
+    /// Opens the file at `url` (or starts an empty graph when there is none).
+    init(
+        url: URL, format: any AtomicStoreFormat, schema: ModelSchema, configuration: String?,
+        options: StoreOptions
+    ) throws {
+        self.url = url
+        self.format = format
+        self.schema = schema
+        let path = url.path
+        let metadata: StoreMetadata
+        if FileManager.default.fileExists(atPath: path) {
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw StoreError.cannotOpen(path: path, reason: "cannot read the file")
+            }
+            stamp = AtomicFile.stamp(of: url)
+            let contents = try format.read(data, path: path, schema: schema)
+            let check = contents.metadata.compatibility(with: schema.model)
+            guard check.isCompatible else {
+                throw StoreError.incompatibleModel(path: path, compatibility: check)
+            }
+            metadata = contents.metadata
+            table = RowTable(rows: contents.rows, nextKey: contents.nextKeys, schema: schema)
+        } else {
+            guard !options.isReadOnly, options.createIfMissing else {
+                throw StoreError.cannotOpen(path: path, reason: "no such file")
+            }
+            var fresh = StoreMetadata(model: schema.model)
+            fresh.storeType = format.storeType.rawValue
+            fresh.autoVacuumLevel = nil
+            metadata = fresh
+            table = RowTable()
+        }
+        description = StoreDescription(
+            type: format.storeType, url: url, configurationName: configuration,
+            isReadOnly: options.isReadOnly, metadata: metadata)
+        if stamp == nil, !options.isReadOnly {
+            try write(table)
+        }
+    }
+
+    func row(for id: ObjectID) throws -> StoreRow? { table.row(for: id) }
+
+    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
+        table.rows(ofEntities: entities)
+    }
+
+    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
+        table.relatedIDs(of: id, position: position)
+    }
+
+    func rows(for ids: [ObjectID]) throws -> [StoreRow] { ids.compactMap { table.row(for: $0) } }
+
+    /// Rows already hold their relationship lists.
+    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
+        -> [ObjectID: [StoreRow]]?
+    { nil }
+
+    /// Atomic stores are answered by the context's evaluator.
+    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
+
+    /// Atomic stores are counted by the context's evaluator.
+    func count(_ query: StoreQuery) throws -> Int? { nil }
+
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
+        table.newPrimaryKeys(rootEntity: rootEntity, count: count)
+    }
+
+    func conflicts(in changes: ChangeSet) throws -> [SaveConflict] { table.conflicts(in: changes) }
+
+    func save(_ changes: ChangeSet) throws {
+        if description.isReadOnly { throw StoreError.readOnly(path: url.path) }
+        var next = table
+        try next.apply(changes)
+        try write(next)
+        table = next
+    }
+
+    /// Writes `rows` over the file, unless another process replaced it since it was read.
+    private func write(_ rows: RowTable) throws {
+        try AtomicFile.withLock(for: url) {
+            let current = AtomicFile.stamp(of: url)
+            if current != stamp {
+                throw StoreError.fileChanged(path: url.path)
+            }
+            let contents = AtomicStoreContents(
+                metadata: description.metadata, rows: rows.allRows, nextKeys: rows.nextKey)
+            let data = try format.write(contents, schema: schema)
+            try AtomicFile.write(data, to: url)
+            stamp = AtomicFile.stamp(of: url)
+        }
+    }
+
+    /// Every row (for moving a store to another type).
+    var allRows: [StoreRow] { table.allRows }
+}

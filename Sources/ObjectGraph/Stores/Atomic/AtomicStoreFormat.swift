@@ -1,0 +1,24 @@
+import Foundation
+
+/// What an atomic store's file holds: the whole graph.
+struct AtomicStoreContents: Sendable {
+    /// The store's metadata (UUID, type, model version hashes, …).
+    var metadata: StoreMetadata
+    /// Every row. IDs carry the store's UUID (`metadata.storeUUID`); relationship lists are
+    /// complete on both sides (`.toMany` never holds `nil` here).
+    var rows: [StoreRow]
+    /// The next primary key of each inheritance tree, by root entity index of the schema.
+    var nextKeys: [Int: Int64]
+}
+
+/// A file format of an atomic store (XML, binary): reads and writes the whole graph.
+protocol AtomicStoreFormat: Sendable {
+    /// The store type this format implements.
+    var storeType: StoreType { get }
+    /// Reads a whole file.
+    /// - Throws: ``StoreError`` naming `path` and what is wrong (never traps, never returns
+    ///   half a graph).
+    func read(_ data: Data, path: String, schema: ModelSchema) throws -> AtomicStoreContents
+    /// Writes the whole graph.
+    func write(_ contents: AtomicStoreContents, schema: ModelSchema) throws -> Data
+}

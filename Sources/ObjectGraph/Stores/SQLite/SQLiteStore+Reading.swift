@@ -1,0 +1,241 @@
+import Foundation
+import SQLiteDatabase
+
+/// How to read one entity's rows: for each property position, which column holds what.
+struct RowDecodingPlan {
+    enum Step {
+        case attribute(column: Int, type: AttributeType, external: Bool)
+        case toOne(column: Int, entityColumn: Int?, destination: String)
+        case toMany
+        case transient
+    }
+
+    let steps: [Step]
+}
+
+/// Reading rows, relationships and whole tables.
+extension SQLiteStore {
+    /// The plan for decoding rows of the schema entity at `index`, from its table's columns.
+    func plan(for index: Int) -> RowDecodingPlan {
+        if let known = plans[index] { return known }
+        let entity = schema.entities[index]
+        let entityLayout = entityLayouts[index]
+        let positions = tableColumns[entityLayout.tableName]?.positions ?? [:]
+        var steps: [RowDecodingPlan.Step] = []
+        for property in entity.properties {
+            switch property {
+            case .attribute(let attribute):
+                if let column = entityLayout.attributeColumns[attribute.name],
+                    let position = positions[column.name], !attribute.isTransient
+                {
+                    steps.append(
+                        .attribute(
+                            column: position, type: attribute.type,
+                            external: attribute.allowsExternalBinaryDataStorage))
+                } else {
+                    steps.append(.transient)
+                }
+            case .relationship(let relationship):
+                switch entityLayout.relationships[relationship.relationship.name] {
+                case .foreignKey(_, let column, let entityColumn)?:
+                    if let position = positions[column] {
+                        steps.append(
+                            .toOne(
+                                column: position,
+                                entityColumn: entityColumn.flatMap { positions[$0] },
+                                destination: relationship.relationship.destinationEntityName))
+                    } else {
+                        steps.append(.transient)
+                    }
+                case .inverseForeignKey?, .joinTable?:
+                    steps.append(.toMany)
+                case nil:
+                    steps.append(.transient)
+                }
+            }
+        }
+        let plan = RowDecodingPlan(steps: steps)
+        plans[index] = plan
+        return plan
+    }
+
+    /// `SELECT <every column> FROM <table>`.
+    /// (`extra` adds one more selected column, after the table's.)
+    func selectAll(from table: String, extra: String? = nil) -> String {
+        let names = tableColumns[table]?.names ?? ["Z_PK", "Z_ENT", "Z_OPT"]
+        let list = names.map { "t0." + quoteIdentifier($0) } + (extra.map { [$0] } ?? [])
+        return "SELECT " + list.joined(separator: ", ") + " FROM " + quoteIdentifier(table)
+            + " AS t0"
+    }
+
+    /// Decodes the row under `cursor` (columns of `table` in table order).
+    func decodeRow(_ cursor: RowCursor, table: String) throws -> StoreRow? {
+        guard case .integer(let pk) = try cursor.value(at: 0),
+            case .integer(let number) = try cursor.value(at: 1),
+            let index = schemaIndexByNumber[Int(number)]
+        else { return nil }
+        let version: Int64
+        if case .integer(let opt) = try cursor.value(at: 2) { version = opt } else { version = 0 }
+        let entity = schema.entities[index]
+        var values: [StoredValue] = []
+        values.reserveCapacity(entity.properties.count)
+        for (position, step) in plan(for: index).steps.enumerated() {
+            switch step {
+            case .attribute(let column, let type, let external):
+                var stored = try cursor.value(at: column)
+                if external, case .blob(let bytes) = stored { stored = externalData(bytes) }
+                do {
+                    values.append(
+                        .value(try ValueCoding.value(from: StorageValue(stored), type: type)))
+                } catch {
+                    throw StoreError.sqlite(
+                        path: path,
+                        message:
+                            "\(entity.name).\(entity.properties[position].name) of row \(pk): \(error)"
+                    )
+                }
+            case .toOne(let column, let entityColumn, let destination):
+                guard case .integer(let target) = try cursor.value(at: column) else {
+                    values.append(.toOne(nil))
+                    continue
+                }
+                var name = destination
+                if let entityColumn,
+                    case .integer(let targetNumber) = try cursor.value(at: entityColumn),
+                    let targetIndex = schemaIndexByNumber[Int(targetNumber)]
+                {
+                    name = schema.entities[targetIndex].name
+                }
+                values.append(.toOne(objectID(name, target)))
+            case .toMany:
+                values.append(.toMany(nil))
+            case .transient:
+                values.append(.value(.null))
+            }
+        }
+        return StoreRow(
+            id: objectID(entity.name, pk), entityIndex: index, version: version, values: values)
+    }
+
+    func objectID(_ entity: String, _ key: Int64) -> ObjectID {
+        ObjectID(entityName: entity, storeIdentifier: description.identifier, key: .permanent(key))
+    }
+
+    /// Core Data's external-storage marker: `0x01` + the bytes inline, or `0x02` + the UUID
+    /// of a file in `.<store>_SUPPORT/_EXTERNAL_DATA/`.
+    func externalData(_ bytes: Data) -> DatabaseValue {
+        guard let marker = bytes.first else { return .blob(bytes) }
+        switch marker {
+        case 0x01:
+            return .blob(bytes.dropFirst())
+        case 0x02:
+            let name = String(decoding: bytes.dropFirst().prefix { $0 != 0 }, as: UTF8.self)
+            let url = URL(fileURLWithPath: path).deletingLastPathComponent()
+                .appendingPathComponent(".\(storeBaseName)_SUPPORT/_EXTERNAL_DATA/\(name)")
+            return (try? Data(contentsOf: url)).map { .blob($0) } ?? .null
+        default:
+            return .blob(bytes)
+        }
+    }
+
+    var storeBaseName: String {
+        URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    }
+
+    // MARK: - PersistentStore reading
+
+    func row(for id: ObjectID) throws -> StoreRow? {
+        guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
+        else { return nil }
+        let table = entityLayouts[entity.index].tableName
+        return try sqlite {
+            let statement = try database.cachedStatement(
+                sql: selectAll(from: table) + " WHERE t0.Z_PK = ?")
+            let cursor = try statement.makeCursor(arguments: [pk])
+            guard try cursor.step() else { return nil }
+            return try decodeRow(cursor, table: table)
+        }
+    }
+
+    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
+        var byTable: [String: [Int]] = [:]
+        for index in entities.sorted() {
+            byTable[entityLayouts[index].tableName, default: []].append(
+                entityLayouts[index].entityNumber)
+        }
+        var rows: [StoreRow] = []
+        for (table, numbers) in byTable.sorted(by: { $0.key < $1.key }) {
+            let marks = Array(repeating: "?", count: numbers.count).joined(separator: ", ")
+            let sql = selectAll(from: table) + " WHERE t0.Z_ENT IN (\(marks)) ORDER BY t0.Z_PK"
+            try sqlite {
+                let cursor = try database.makeCursor(
+                    sql: sql, arguments: StatementArguments(numbers.map { Int64($0) }))
+                while try cursor.step() {
+                    if let row = try decodeRow(cursor, table: table) { rows.append(row) }
+                }
+            }
+        }
+        return rows
+    }
+
+    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
+        guard case .permanent(let pk) = id.key,
+            case .relationship(let relationship) = schema.entities[entityIndex].properties[position]
+        else { return [] }
+        let name = relationship.relationship.name
+        let destination = relationship.relationship.destinationEntityName
+        guard let destinationIndex = schema.entity(named: destination)?.index else { return [] }
+        let destinationTable = entityLayouts[destinationIndex].tableName
+        let sql: String
+        switch entityLayouts[entityIndex].relationships[name] {
+        case .inverseForeignKey(let table, let column, _, let order)?:
+            sql =
+                "SELECT Z_PK, Z_ENT FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) = ?"
+                + " ORDER BY " + (order.map { quoteIdentifier($0) + ", " } ?? "") + "Z_PK"
+        case .joinTable(let table, let owner, let target, let order)?:
+            sql =
+                "SELECT d.Z_PK, d.Z_ENT FROM \(quoteIdentifier(table)) AS j JOIN "
+                + "\(quoteIdentifier(destinationTable)) AS d ON d.Z_PK = j.\(quoteIdentifier(target))"
+                + " WHERE j.\(quoteIdentifier(owner)) = ? ORDER BY "
+                + (order.map { "j." + quoteIdentifier($0) + ", " } ?? "") + "d.Z_PK"
+        default:
+            return []
+        }
+        return try sqlite {
+            var ids: [ObjectID] = []
+            let cursor = try database.cachedStatement(sql: sql).makeCursor(arguments: [pk])
+            while try cursor.step() {
+                guard case .integer(let key) = try cursor.value(at: 0),
+                    case .integer(let number) = try cursor.value(at: 1),
+                    let index = schemaIndexByNumber[Int(number)]
+                else { continue }
+                ids.append(objectID(schema.entities[index].name, key))
+            }
+            return ids
+        }
+    }
+}
+
+extension StorageValue {
+    /// The same value in SQLiteDatabase's type.
+    init(_ value: DatabaseValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let v): self = .integer(v)
+        case .real(let v): self = .real(v)
+        case .text(let v): self = .text(v)
+        case .blob(let v): self = .blob(v)
+        }
+    }
+
+    /// The value for SQLiteDatabase.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .integer(let v): return .integer(v)
+        case .real(let v): return .real(v)
+        case .text(let v): return .text(v)
+        case .blob(let v): return .blob(v)
+        }
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import SQLiteDatabase
+
+/// How to write one entity's rows.
+struct RowWritingPlan {
+    enum Binding {
+        case attribute(position: Int, type: AttributeType, external: Bool)
+        case toOneKey(position: Int)
+        case toOneEntity(position: Int)
+    }
+
+    struct JoinWrite {
+        let position: Int
+        let table: String, owner: String, target: String, order: String?
+    }
+
+    struct OrderWrite {
+        let position: Int
+        let table: String, column: String
+    }
+
+    let table: String
+    let insertSQL: String
+    let updateSQL: String
+    let deleteSQL: String
+    let bindings: [Binding]
+    let joins: [JoinWrite]
+    let orders: [OrderWrite]
+}
+
+/// Saving: one immediate transaction per save; inserts, updates and deletes through cached
+/// statements; `Z_OPT` optimistic locking; join tables and order keys.
+extension SQLiteStore {
+    func writePlan(for index: Int) -> RowWritingPlan {
+        if let known = writePlans[index] { return known }
+        let entity = schema.entities[index]
+        let entityLayout = entityLayouts[index]
+        let table = entityLayout.tableName
+        var columns: [String] = []
+        var bindings: [RowWritingPlan.Binding] = []
+        var joins: [RowWritingPlan.JoinWrite] = []
+        var orders: [RowWritingPlan.OrderWrite] = []
+        for (position, property) in entity.properties.enumerated() {
+            switch property {
+            case .attribute(let attribute):
+                guard !attribute.isTransient,
+                    let column = entityLayout.attributeColumns[attribute.name]
+                else { continue }
+                columns.append(column.name)
+                bindings.append(
+                    .attribute(
+                        position: position, type: attribute.type,
+                        external: attribute.allowsExternalBinaryDataStorage))
+            case .relationship(let relationship):
+                switch entityLayout.relationships[relationship.relationship.name] {
+                case .foreignKey(_, let column, let entityColumn)?:
+                    columns.append(column)
+                    bindings.append(.toOneKey(position: position))
+                    if let entityColumn {
+                        columns.append(entityColumn)
+                        bindings.append(.toOneEntity(position: position))
+                    }
+                case .inverseForeignKey(let destination, _, _, let order?)?:
+                    orders.append(
+                        RowWritingPlan.OrderWrite(
+                            position: position, table: destination, column: order))
+                case .joinTable(let joinTable, let owner, let target, let order)?:
+                    joins.append(
+                        RowWritingPlan.JoinWrite(
+                            position: position, table: joinTable, owner: owner, target: target,
+                            order: order))
+                default:
+                    continue
+                }
+            }
+        }
+        let quoted = columns.map(quoteIdentifier)
+        let insert =
+            "INSERT INTO \(quoteIdentifier(table)) (Z_PK, Z_ENT, Z_OPT"
+            + quoted.map { ", " + $0 }.joined() + ") VALUES (?, ?, 1"
+            + String(repeating: ", ?", count: columns.count) + ")"
+        let update =
+            "UPDATE \(quoteIdentifier(table)) SET "
+            + quoted.map { $0 + " = ?, " }.joined()
+            + "Z_OPT = ? WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?"
+        let delete =
+            "DELETE FROM \(quoteIdentifier(table)) WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?"
+        let plan = RowWritingPlan(
+            table: table, insertSQL: insert, updateSQL: update, deleteSQL: delete,
+            bindings: bindings, joins: joins, orders: orders)
+        writePlans[index] = plan
+        return plan
+    }
+
+    /// The column values of `row` in the plan's order.
+    func columnValues(_ row: StoreRow, plan: RowWritingPlan) throws -> [DatabaseValue] {
+        var result: [DatabaseValue] = []
+        result.reserveCapacity(plan.bindings.count)
+        for binding in plan.bindings {
+            switch binding {
+            case .attribute(let position, let type, let external):
+                guard case .value(let value) = row.values[position] else {
+                    result.append(.null)
+                    continue
+                }
+                var stored: DatabaseValue
+                do {
+                    stored = try ValueCoding.storageValue(for: value, type: type).databaseValue
+                } catch {
+                    throw StoreError.sqlite(
+                        path: path,
+                        message:
+                            "\(row.id.entityName).\(schema.entities[row.entityIndex].properties[position].name): \(error)"
+                    )
+                }
+                if external, case .blob(let bytes) = stored {
+                    stored = .blob(Data([0x01]) + bytes)
+                }
+                result.append(stored)
+            case .toOneKey(let position):
+                if case .toOne(let id?) = row.values[position], case .permanent(let key) = id.key {
+                    result.append(.integer(key))
+                } else {
+                    result.append(.null)
+                }
+            case .toOneEntity(let position):
+                if case .toOne(let id?) = row.values[position],
+                    let number = layout.entity(named: id.entityName)?.entityNumber
+                {
+                    result.append(.integer(Int64(number)))
+                } else {
+                    result.append(.null)
+                }
+            }
+        }
+        return result
+    }
+
+    func conflicts(in changes: ChangeSet) throws -> [SaveConflict] {
+        var result: [SaveConflict] = []
+        let checks =
+            changes.updated.map { ($0.id, $0.version) }
+            + changes.deleted.map { ($0.id, $0.version) }
+        for (id, version) in checks {
+            guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
+            else { continue }
+            let table = entityLayouts[entity.index].tableName
+            let current: Int64? = try sqlite {
+                let cursor = try database.cachedStatement(
+                    sql: "SELECT COALESCE(Z_OPT, 0) FROM \(quoteIdentifier(table)) WHERE Z_PK = ?"
+                ).makeCursor(arguments: [pk])
+                guard try cursor.step(), case .integer(let value) = try cursor.value(at: 0) else {
+                    return nil
+                }
+                return value
+            }
+            if current != version {
+                result.append(
+                    SaveConflict(objectID: id, expectedVersion: version, storeVersion: current ?? 0)
+                )
+            }
+        }
+        return result
+    }
+
+    func save(_ changes: ChangeSet) throws {
+        if description.isReadOnly { throw StoreError.readOnly(path: path) }
+        try sqlite {
+            try database.inTransaction(.immediate) { db in
+                var conflicts: [SaveConflict] = []
+                for row in changes.inserted {
+                    let plan = writePlan(for: row.entityIndex)
+                    guard case .permanent(let pk) = row.id.key else { continue }
+                    let number = entityLayouts[row.entityIndex].entityNumber
+                    let values = try columnValues(row, plan: plan)
+                    try db.cachedStatement(sql: plan.insertSQL).execute(
+                        arguments: StatementArguments(
+                            [.integer(pk), .integer(Int64(number))] + values))
+                }
+                for row in changes.updated {
+                    let plan = writePlan(for: row.entityIndex)
+                    guard case .permanent(let pk) = row.id.key else { continue }
+                    let values = try columnValues(row, plan: plan)
+                    try db.cachedStatement(sql: plan.updateSQL).execute(
+                        arguments: StatementArguments(
+                            values + [
+                                .integer(row.version + 1), .integer(pk), .integer(row.version),
+                            ]))
+                    if db.changes == 0 {
+                        conflicts.append(
+                            SaveConflict(
+                                objectID: row.id, expectedVersion: row.version,
+                                storeVersion: try currentVersion(of: row.id) ?? 0))
+                    }
+                }
+                for row in changes.inserted + changes.updated {
+                    try writeRelationships(row, db)
+                }
+                for (id, version) in changes.deleted {
+                    guard case .permanent(let pk) = id.key,
+                        let entity = schema.entity(named: id.entityName)
+                    else { continue }
+                    let plan = writePlan(for: entity.index)
+                    try db.cachedStatement(sql: plan.deleteSQL).execute(
+                        arguments: [pk, version])
+                    if db.changes == 0 {
+                        conflicts.append(
+                            SaveConflict(
+                                objectID: id, expectedVersion: version,
+                                storeVersion: try currentVersion(of: id) ?? 0))
+                    }
+                    for join in plan.joins {
+                        try db.cachedStatement(
+                            sql:
+                                "DELETE FROM \(quoteIdentifier(join.table)) WHERE \(quoteIdentifier(join.owner)) = ?"
+                        ).execute(arguments: [pk])
+                    }
+                }
+                if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
+            }
+        }
+    }
+
+    private func currentVersion(of id: ObjectID) throws -> Int64? {
+        guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
+        else { return nil }
+        let table = entityLayouts[entity.index].tableName
+        return try database.fetchValue(
+            Int64.self,
+            sql: "SELECT COALESCE(Z_OPT, 0) FROM \(quoteIdentifier(table)) WHERE Z_PK = ?",
+            arguments: [pk])
+    }
+
+    /// Rewrites `row`'s join-table rows and the order keys of its ordered relationships.
+    private func writeRelationships(_ row: StoreRow, _ db: Database) throws {
+        let plan = writePlan(for: row.entityIndex)
+        guard case .permanent(let pk) = row.id.key, !plan.joins.isEmpty || !plan.orders.isEmpty
+        else { return }
+        for join in plan.joins {
+            guard case .toMany(let ids?) = row.values[join.position] else { continue }
+            try db.cachedStatement(
+                sql:
+                    "DELETE FROM \(quoteIdentifier(join.table)) WHERE \(quoteIdentifier(join.owner)) = ?"
+            ).execute(arguments: [pk])
+            var columns = [join.owner, join.target].map(quoteIdentifier)
+            if let order = join.order { columns.append(quoteIdentifier(order)) }
+            let insert =
+                "INSERT OR REPLACE INTO \(quoteIdentifier(join.table)) (\(columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+            let statement = try db.cachedStatement(sql: insert)
+            for (index, id) in ids.enumerated() {
+                guard case .permanent(let target) = id.key else { continue }
+                var arguments: [DatabaseValue] = [.integer(pk), .integer(target)]
+                if join.order != nil { arguments.append(.integer(Int64(index + 1))) }
+                try statement.execute(arguments: StatementArguments(arguments))
+            }
+        }
+        for order in plan.orders {
+            guard case .toMany(let ids?) = row.values[order.position] else { continue }
+            let statement = try db.cachedStatement(
+                sql:
+                    "UPDATE \(quoteIdentifier(order.table)) SET \(quoteIdentifier(order.column)) = ? WHERE Z_PK = ?"
+            )
+            for (index, id) in ids.enumerated() {
+                guard case .permanent(let target) = id.key else { continue }
+                try statement.execute(arguments: [Int64(index + 1), target])
+            }
+        }
+    }
+
+    /// SQL fetches arrive with the predicate compiler; until then the context evaluates.
+    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
+
+    /// Counts arrive with the predicate compiler.
+    func count(_ query: StoreQuery) throws -> Int? { nil }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import SQLiteDatabase
+
+/// A store in a SQLite file laid out exactly as Apple's Core Data lays it out: a table per
+/// inheritance tree (`Z` + root name), `Z_PK`/`Z_ENT`/`Z_OPT`, `Z_PRIMARYKEY`, `Z_METADATA`,
+/// join tables. Files written by Core Data on Apple devices open here, and files written here
+/// follow the same rules.
+///
+/// Used only under its coordinator's lock (the coordinator serializes every call).
+final class SQLiteStore: PersistentStore {
+    let description: StoreDescription
+    let database: Database
+    let layout: StoreLayout
+    let schema: ModelSchema
+    let path: String
+    /// Layout of each schema entity (by schema index).
+    let entityLayouts: [EntityLayout]
+    /// Schema index by `Z_ENT`.
+    let schemaIndexByNumber: [Int: Int]
+    /// The columns of each table, in order, and their positions by name.
+    var tableColumns: [String: (names: [String], positions: [String: Int])] = [:]
+    /// Row decoding plans by schema entity index, made on first use.
+    var plans: [Int: RowDecodingPlan] = [:]
+    /// Row writing plans by schema entity index, made on first use.
+    var writePlans: [Int: RowWritingPlan] = [:]
+
+    /// Opens (or creates) the store at `url`.
+    init(
+        url: URL, schema: ModelSchema, configuration: String?, options: StoreOptions
+    ) throws {
+        path = url.path
+        self.schema = schema
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && (options.isReadOnly || !options.createIfMissing) {
+            throw StoreError.cannotOpen(path: path, reason: "no such file")
+        }
+        do {
+            layout = try StoreLayout(model: schema.model)
+        } catch {
+            throw StoreError.cannotOpen(
+                path: path, reason: "the model has no SQLite layout: \(error)")
+        }
+        var layouts: [EntityLayout] = []
+        var byNumber: [Int: Int] = [:]
+        for entity in schema.entities {
+            guard let entityLayout = layout.entity(named: entity.name) else {
+                throw StoreError.cannotOpen(
+                    path: path, reason: "the layout has no entity \(entity.name)")
+            }
+            layouts.append(entityLayout)
+            byNumber[entityLayout.entityNumber] = entity.index
+        }
+        entityLayouts = layouts
+        schemaIndexByNumber = byNumber
+        do {
+            database = try Database(
+                url: url, mode: options.isReadOnly ? .readOnly : .readWriteCreate,
+                options: Database.Options(busyTimeout: 10))
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: "\(error)")
+        }
+        let metadata: StoreMetadata
+        do {
+            if try database.tableExists("Z_METADATA") {
+                metadata = try Self.readMetadata(database, path: path)
+                let check = metadata.compatibility(with: schema.model)
+                guard check.isCompatible else {
+                    throw StoreError.incompatibleModel(path: path, compatibility: check)
+                }
+            } else {
+                guard !options.isReadOnly else {
+                    throw StoreError.corruptMetadata(path: path, reason: "no Z_METADATA table")
+                }
+                metadata = StoreMetadata(model: schema.model)
+                try Self.createSchema(database, layout: layout, metadata: metadata, path: path)
+            }
+            if !options.isReadOnly { _ = try? database.setJournalMode(.wal) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.sqlite(path: path, message: "\(error)")
+        }
+        description = StoreDescription(
+            type: .sqlite, url: url, configurationName: configuration,
+            isReadOnly: options.isReadOnly, metadata: metadata)
+        for table in layout.tables {
+            let names = table.columns.map(\.name)
+            var positions: [String: Int] = [:]
+            for (index, name) in names.enumerated() { positions[name] = index }
+            tableColumns[table.name] = (names, positions)
+        }
+    }
+
+    // MARK: - Schema and metadata
+
+    static func readMetadata(_ database: Database, path: String) throws -> StoreMetadata {
+        guard
+            let row = try database.fetchOne(
+                sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        else {
+            throw StoreError.corruptMetadata(path: path, reason: "Z_METADATA has no row")
+        }
+        let uuid = (try? row.decode(String?.self, at: 0)) ?? nil
+        let plist = (try? row.decode(Data?.self, at: 1)) ?? nil
+        guard let plist else {
+            throw StoreError.corruptMetadata(path: path, reason: "Z_METADATA.Z_PLIST is empty")
+        }
+        do {
+            return try StoreMetadata(storeUUID: uuid ?? "", propertyList: plist)
+        } catch {
+            throw StoreError.corruptMetadata(path: path, reason: "\(error)")
+        }
+    }
+
+    static func createSchema(
+        _ database: Database, layout: StoreLayout, metadata: StoreMetadata, path: String
+    ) throws {
+        try database.execute(sql: "PRAGMA auto_vacuum = 2")
+        try database.inTransaction(.immediate) { db in
+            for statement in layout.createStatements(includingModelCache: false) {
+                try db.execute(sql: statement)
+            }
+            for entity in layout.entities {
+                try db.execute(
+                    sql:
+                        "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                    arguments: [entity.entityNumber, entity.name, entity.superNumber])
+            }
+            let plist: Data
+            do {
+                plist = try metadata.propertyListData()
+            } catch {
+                throw StoreError.corruptMetadata(path: path, reason: "\(error)")
+            }
+            try db.execute(
+                sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                arguments: [metadata.storeUUID, plist])
+        }
+    }
+
+    /// Runs `body`, turning SQLite errors into store errors that name the file.
+    func sqlite<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            if error.resultCode == .constraint {
+                throw StoreError.constraintConflict(path: path, message: error.description)
+            }
+            throw StoreError.sqlite(path: path, message: error.description)
+        }
+    }
+
+    // MARK: - Keys
+
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
+        guard count > 0 else { return [] }
+        if description.isReadOnly { throw StoreError.readOnly(path: path) }
+        let number = entityLayouts[rootEntity].entityNumber
+        return try sqlite {
+            let reserve = {
+                try self.database.execute(
+                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?",
+                    arguments: [count, number])
+                return try self.database.fetchValue(
+                    Int64.self, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                    arguments: [number]) ?? Int64(count)
+            }
+            let last =
+                database.isInsideTransaction
+                ? try reserve() : try database.inTransaction(.immediate) { _ in try reserve() }
+            return (0..<Int64(count)).map { last - Int64(count) + 1 + $0 }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// Why a store could not be opened or written. Every case names the store's file.
+///
+/// ```swift
+/// do { try coordinator.addStore(type: .sqlite, at: url) }
+/// catch let error as StoreError { print(error) }
+/// // /data/School.sqlite: the store does not match the model: changed Student
+/// ```
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be opened (missing, not a database, no permission).
+    case cannotOpen(path: String, reason: String)
+    /// The store was written with another model: the entities whose hashes differ.
+    case incompatibleModel(path: String, compatibility: ModelCompatibility)
+    /// The store's metadata is missing or unreadable.
+    case corruptMetadata(path: String, reason: String)
+    /// A save was attempted on a store opened read-only.
+    case readOnly(path: String)
+    /// SQLite failed; the message includes SQLite's and the SQL (never the values).
+    case sqlite(path: String, message: String)
+    /// Another process replaced the file since this store read it; saving would overwrite its
+    /// changes.
+    case fileChanged(path: String)
+    /// A uniqueness constraint of the file rejected values.
+    case constraintConflict(path: String, message: String)
+
+    /// `path: what went wrong`.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "\(path): cannot open the store: \(reason)"
+        case .incompatibleModel(let path, let compatibility): return "\(path): \(compatibility)"
+        case .corruptMetadata(let path, let reason):
+            return "\(path): the store's metadata is unreadable: \(reason)"
+        case .readOnly(let path): return "\(path): the store is open read-only"
+        case .sqlite(let path, let message): return "\(path): \(message)"
+        case .fileChanged(let path):
+            return "\(path): the file was changed by another process since it was read; "
+                + "the save was not written (reopen the store and try again)"
+        case .constraintConflict(let path, let message):
+            return "\(path): a uniqueness constraint rejected the save: \(message)"
+        }
+    }
+}
