@@ -9,6 +9,8 @@ enum Crypto {
     static let nonceLength = 12
     /// Bytes in a GCM tag.
     static let tagLength = 16
+    /// The largest plaintext or additional data accepted (libcrypto takes `Int32` lengths).
+    static let maximumLength = 1 << 30
 
     /// `count` bytes from the OpenSSL CSPRNG.
     static func randomBytes(_ count: Int) throws -> [UInt8] {
@@ -35,6 +37,9 @@ enum Crypto {
     static func seal(_ plaintext: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
         guard key.count == keyLength else {
             throw KeychainError(.param, "an AES-256-GCM key must be 32 bytes")
+        }
+        guard plaintext.count <= maximumLength, aad.count <= maximumLength else {
+            throw KeychainError(.param, "a keychain secret must be smaller than 1 GiB")
         }
         let nonce = try randomBytes(nonceLength)
         guard let context = EVP_CIPHER_CTX_new() else {
@@ -84,6 +89,9 @@ enum Crypto {
     {
         guard key.count == keyLength else {
             throw KeychainError(.param, "an AES-256-GCM key must be 32 bytes")
+        }
+        guard sealed.count <= maximumLength, aad.count <= maximumLength else {
+            throw KeychainError(.decode, "\(what) is too large")
         }
         guard sealed.count >= nonceLength + tagLength else {
             throw KeychainError(.decode, "\(what) is too short to be AES-256-GCM ciphertext")

@@ -29,8 +29,9 @@ extension KeychainStore {
             modified: now)
         let sensitive = SensitiveAttributes(
             account: item.account, label: item.label, comment: item.comment)
-        try Self.seal(
-            &record, sensitive, data: [UInt8](item.data), keys: keys, classKey: classKey)
+        var secret = [UInt8](item.data)
+        defer { SecretBytes.cleanse(&secret) }
+        try Self.seal(&record, sensitive, data: secret, keys: keys, classKey: classKey)
         let summary = Self.summary(of: record)
         try write { [record] db in
             guard try !Self.exists(record, excluding: nil, db) else {
@@ -226,6 +227,7 @@ extension KeychainStore {
     // MARK: - Sealing and opening rows
 
     /// Encrypts the attributes and the secret of `record` (after its clear columns are final).
+    /// The caller owns `data` and wipes it (a copy made here could not be wiped in place).
     static func seal(
         _ record: inout ItemRecord, _ sensitive: SensitiveAttributes, data: [UInt8],
         keys: ClassKeys, classKey: SecretBytes
@@ -235,12 +237,10 @@ extension KeychainStore {
         }
         var plaintext = sensitive.encoded()
         defer { SecretBytes.cleanse(&plaintext) }
-        var secret = data
-        defer { SecretBytes.cleanse(&secret) }
         record.attributes = try Crypto.seal(
             plaintext, key: attributeKey, aad: record.authenticatedData("attributes"))
         record.secret = try Crypto.seal(
-            secret, key: classKey, aad: record.authenticatedData("secret"))
+            data, key: classKey, aad: record.authenticatedData("secret"))
     }
 
     /// Decrypts and checks the sensitive attributes (the account must match its blind index).

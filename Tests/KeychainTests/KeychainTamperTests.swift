@@ -74,6 +74,25 @@ import Testing
             } == .decode)
     }
 
+    @Test func deleteByLabelOfATamperedRowIsADecodeError() throws {
+        let tampered = try Tampered()
+        defer { tampered.remove() }
+        var attributes = [UInt8](try tampered.blob("attributes", of: "ada"))
+        attributes[attributes.count - 1] ^= 0x01
+        try tampered.set("attributes", of: "ada", to: Data(attributes))
+        var byLabel = KeychainQuery.genericPassword(service: "bank")
+        byLabel.label = "any"
+        #expect(status { try tampered.store.delete(matching: byLabel) } == .decode)
+        // Nothing was deleted: the transaction rolled back.
+        var all = KeychainQuery.genericPassword(service: "bank")
+        all.matchLimit = .all
+        all.returning = []
+        #expect(status { _ = try tampered.store.copyMatching(all) } == .decode)
+        // Deleting by account needs no decryption, so the damaged item can be removed.
+        #expect(try tampered.store.delete(matching: Self.ada) == 1)
+        #expect(try tampered.store.copyMatching(all).count == 1)
+    }
+
     @Test func swappedSecretsAreDetected() throws {
         let tampered = try Tampered()
         defer { tampered.remove() }
