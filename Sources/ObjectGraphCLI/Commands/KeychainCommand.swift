@@ -7,9 +7,10 @@ import Keychain
 /// The keychain is `$XDG_DATA_HOME/objectgraph/keychain/keychain.sqlite` (from the command's
 /// environment, default `~/.local/share`). The tool acts for the user
 /// (`KeychainApplication.owner()`): it sees every access group; new items go to the group
-/// `objectgraph` unless `-g` names one. The passphrase comes from `OBJECTGRAPH_KEYCHAIN_PASSPHRASE`, else from a prompt
-/// without echo on the terminal; without either, the key file (if any) opens
-/// after-first-unlock items, and anything else exits 2 with a hint.
+/// `objectgraph` unless `-g` names one. The passphrase comes from
+/// `OBJECTGRAPH_KEYCHAIN_PASSPHRASE`, else from a prompt without echo on the terminal;
+/// without either, the key file (if any) opens after-first-unlock items, and anything else
+/// exits 2 with a hint.
 ///
 /// Two settings exist for tests and are left out of the help: the variable
 /// `OBJECTGRAPH_KEYCHAIN_SCRYPT_LOG2N` sets the scrypt cost when the command creates the
