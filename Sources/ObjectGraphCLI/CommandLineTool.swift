@@ -17,6 +17,7 @@ public enum CommandLineTool {
             DefaultsCommand.self,
             DumpCommand.self,
             QueryCommand.self,
+            KeychainCommand.self,
         ]
     }
 
