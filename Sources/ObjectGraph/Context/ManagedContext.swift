@@ -32,6 +32,9 @@ public final class ManagedContext {
     var changeDepth = 0
     var observers: [UUID: (ContextNotification) -> Void] = [:]
     var pendingChange = ContextChange()
+    /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
+    /// when the first of them is used.
+    var faultBatches: [ObjectID: [ObjectID]] = [:]
 
     /// Creates a context on `coordinator`.
     public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
@@ -138,6 +141,11 @@ public final class ManagedContext {
     /// Loads a fault's values from its store.
     func fulfillFault(_ object: ManagedObject) throws {
         guard object.state == .fault else { return }
+        if let batch = faultBatches[object.objectID] {
+            for id in batch { faultBatches[id] = nil }
+            try loadFaults(batch.compactMap { registry[$0] })
+            if object.state == .loaded { return }
+        }
         guard let row = try coordinator.row(for: object.objectID) else {
             throw ObjectGraphError.objectNotFound(object.objectID)
         }
@@ -203,6 +211,7 @@ public final class ManagedContext {
         }
         registry.removeAll()
         touched.removeAll()
+        faultBatches.removeAll()
         undoManager.removeAllActions()
     }
 

@@ -10,7 +10,16 @@ extension ManagedContext {
     /// - Throws: ``ObjectGraphError`` for an unknown entity, or the predicate's
     ///   ``PredicateEvaluationError`` (an unknown key, a type error, an unbound variable).
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
-        let objects = try matchingObjects(request)
+        let batched =
+            request.fetchBatchSize > 0 && request.relationshipKeyPathsForPrefetching.isEmpty
+        let objects = try matchingObjects(request, result: batched ? .ids : .rows)
+        if batched {
+            let faults = objects.filter { $0.state == .fault }.map(\.objectID)
+            for start in stride(from: 0, to: faults.count, by: request.fetchBatchSize) {
+                let batch = Array(faults[start..<min(start + request.fetchBatchSize, faults.count)])
+                for id in batch { faultBatches[id] = batch }
+            }
+        }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(objects, keyPaths: request.relationshipKeyPathsForPrefetching)
         }
