@@ -65,16 +65,24 @@ extension ManagedContext {
         object.deletedFlag = true
         touch(object)
         pendingChange.deleted.insert(object.objectID)
-        undoManager.register { [weak self, weak object] in
-            guard let self, let object else { return }
+        // Holds the object: once the deletion is saved, nothing else may.
+        undoManager.register { [weak self] in
+            guard let self else { return }
             self.unmarkDeleted(object)
         }
     }
 
-    /// Reverses a deletion.
+    /// Reverses a deletion. An object whose deletion was saved comes back as an insert.
     func unmarkDeleted(_ object: ManagedObject) {
         guard object.deletedFlag else { return }
         object.deletedFlag = false
+        if object.context == nil {
+            object.context = self
+            registry[object.objectID] = object
+            object.insertedFlag = true
+            object.committed = nil
+            object.version = 0
+        }
         touch(object)
         pendingChange.inserted.insert(object.objectID)
         undoManager.register { [weak self, weak object] in

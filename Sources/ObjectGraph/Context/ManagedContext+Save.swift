@@ -9,6 +9,7 @@ extension ManagedContext {
     /// - Throws: ``SaveError`` — validation problems, optimistic-locking conflicts, or a store
     ///   failure (with the stores that did save, when several stores take part).
     public func save() throws {
+        forgetInsertedAndDeleted()
         guard hasChanges else { return }
         for object in touched.values where object.hasUnsavedWork && !object.deletedFlag {
             object.willSave()
@@ -73,6 +74,17 @@ extension ManagedContext {
         let summary = changeSummary(saving)
         commit(saving)
         post(ContextNotification(kind: .didSave, changes: summary))
+    }
+
+    /// Objects inserted and then deleted have nothing to save: they leave the context (undoing
+    /// their deletion brings them back).
+    private func forgetInsertedAndDeleted() {
+        for object in touched.values where object.insertedFlag && object.deletedFlag {
+            touched[ObjectIdentifier(object)] = nil
+            registry[object.objectID] = nil
+            object.breakReferences()
+            object.context = nil
+        }
     }
 
     /// Makes the saved state of `objects` their committed state.
