@@ -11,7 +11,8 @@ extension ManagedContext {
     public func save() throws {
         forgetInsertedAndDeleted()
         guard hasChanges else { return }
-        for object in touched.values where object.hasUnsavedWork && !object.deletedFlag {
+        // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
+        for object in touched.values where object.hasUnsavedWork {
             object.willSave()
         }
         let problems = validationProblems()
@@ -95,6 +96,7 @@ extension ManagedContext {
                 registry[object.objectID] = nil
                 object.breakReferences()
                 object.context = nil
+                object.didSave()
                 continue
             }
             object.version = object.insertedFlag ? 1 : object.version + 1
