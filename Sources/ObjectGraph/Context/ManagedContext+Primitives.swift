@@ -27,7 +27,9 @@ extension ManagedContext {
         }
         object.slots[position] = slot
         touch(object)
-        if !object.insertedFlag { pendingChange.updated.insert(object.objectID) }
+        // An object inserted in the same change is listed as inserted only (see
+        // postObjectsDidChange); later edits of an unsaved object are updates.
+        pendingChange.updated.insert(object.objectID)
     }
 
     /// Marks a new object inserted.
