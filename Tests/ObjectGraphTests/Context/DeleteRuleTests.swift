@@ -168,6 +168,27 @@ struct DeleteRuleTests {
         #expect(throws: ObjectGraphError.self) { try other.existingObject(with: lock.objectID) }
     }
 
+    @Test("deny on an object reached by a cascade blocks the whole save")
+    func denyInCascade() throws {
+        let root = try make("Folder", "root")
+        let child = try make("Folder", "child")
+        let lock = try make("Lock", "lock")
+        try root.add(child, to: "children")
+        try child.add(lock, to: "locks")
+        try context.save()
+        context.delete(root)
+        #expect(child.isDeleted)
+        let problems = try failedSave()
+        #expect(problems.map(\.objectID) == [child.objectID])
+        #expect(problems.map(\.property) == ["locks"])
+        let other = GraphTestModels.peer(of: context)
+        #expect(
+            try sortedNames(try other.existingObject(with: root.objectID), "children") == ["child"])
+        context.undo()
+        #expect(!root.isDeleted && !child.isDeleted)
+        try context.save()
+    }
+
     @Test("deny lets an object with an empty relationship go")
     func denyEmpty() throws {
         let work = try make("Folder", "work")

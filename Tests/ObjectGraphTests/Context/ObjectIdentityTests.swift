@@ -87,7 +87,9 @@ struct ObjectIdentityTests {
         #expect(ann.objectID != temporary)
         #expect(context.registeredObject(for: ann.objectID) === ann)
         #expect(context.registeredObject(for: temporary) == nil)
-        #expect(ann.objectID.uriRepresentation.absoluteString.hasPrefix("x-coredata://\(storeID)/Owner/p"))
+        #expect(
+            ann.objectID.uriRepresentation.absoluteString.hasPrefix(
+                "x-coredata://\(storeID)/Owner/p"))
     }
 
     @Test("the URI form round-trips through the coordinator")
@@ -153,11 +155,23 @@ struct ObjectIdentityTests {
 
     @Test("permanent IDs are distinct within an entity hierarchy")
     func distinctKeys() throws {
-        let objects = try (0..<3).map { try GraphTestModels.make(context, "Vehicle", "v\($0)") }
+        let objects =
+            try (0..<3).map { try GraphTestModels.make(context, "Vehicle", "v\($0)") }
             + (0..<3).map { try GraphTestModels.make(context, "Car", "c\($0)") }
         try context.save()
         #expect(Set(objects.map(\.objectID.uriRepresentation.lastPathComponent)).count == 6)
         #expect(Set(objects.map(\.objectID)).count == 6)
+    }
+
+    @Test("abstract and unknown entities cannot be inserted")
+    func abstractInsert() throws {
+        var shape = Entity("Shape")
+        shape.isAbstract = true
+        let model = EntityModel(entities: [shape, Entity("Circle", parent: "Shape")])
+        let context = try GraphTestModels.context(model)
+        #expect(throws: ObjectGraphError.abstractEntity("Shape")) { try context.insert("Shape") }
+        #expect(try context.insert("Circle").entity.name == "Circle")
+        #expect(context.registeredObjects.count == 1)
     }
 
     @Test("undoing an insert and making an object of the same entity gives a new ID")

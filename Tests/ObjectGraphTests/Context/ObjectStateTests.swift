@@ -150,7 +150,9 @@ struct ObjectStateTests {
         #expect(ann["name"] as String? == "from other")
         try ann.set("after", for: "name")
         try context.save()
-        #expect(try GraphTestModels.peer(of: context).existingObject(with: ann.objectID)["name"] as String? == "after")
+        #expect(
+            try GraphTestModels.peer(of: context).existingObject(with: ann.objectID)["name"]
+                as String? == "after")
     }
 
     @Test("refresh with merging keeps local changes over the store's newer values")

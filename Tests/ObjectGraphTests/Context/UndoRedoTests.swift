@@ -51,7 +51,9 @@ struct UndoRedoTests {
         #expect(ann.isInserted)
         try context.save()
         #expect(storedName(ann) == nil)
-        #expect(try GraphTestModels.peer(of: context).existingObject(with: ann.objectID).entity.name == "Owner")
+        #expect(
+            try GraphTestModels.peer(of: context).existingObject(with: ann.objectID).entity.name
+                == "Owner")
     }
 
     @Test("delete of a saved object: undo restores it with its values; redo deletes again")
@@ -327,7 +329,42 @@ struct UndoRedoTests {
         let back = try #require(context.registeredObject(for: id))
         #expect(back.isInserted)
         try context.save()
-        #expect(try GraphTestModels.peer(of: context).existingObject(with: id)["name"] as String? == "ann")
+        #expect(
+            try GraphTestModels.peer(of: context).existingObject(with: id)["name"] as String?
+                == "ann")
+    }
+
+    @Test("undoing the delete of an unsaved object after a save brings it back as an insert")
+    func undoDeleteOfInsertedAfterSave() throws {
+        let ann = try make("Owner", "ann")
+        let cup = try make("Item", "cup")
+        try ann.add(cup, to: "items")
+        context.delete(cup)
+        try context.save()
+        #expect(context.registeredObject(for: cup.objectID) == nil)
+        context.undo()
+        #expect(context.registeredObject(for: cup.objectID) === cup)
+        #expect(cup.isInserted)
+        #expect(try toOneName(cup, "owner") == "ann")
+        #expect(try sortedNames(ann, "items") == ["cup"])
+        try context.save()
+        let other = GraphTestModels.peer(of: context)
+        #expect(try sortedNames(try other.existingObject(with: ann.objectID), "items") == ["cup"])
+    }
+
+    @Test("undo closes a group left open and reverses it")
+    func undoClosesOpenGroup() throws {
+        let ann = try make("Owner", "ann")
+        try context.save()
+        undoManager.removeAllActions()
+        undoManager.beginUndoGrouping()
+        try ann.set("a", for: "name")
+        try ann.set("b", for: "name")
+        #expect(undoManager.canUndo)
+        context.undo()
+        #expect(undoManager.groupingLevel == 0)
+        #expect(ann["name"] as String? == "ann")
+        #expect(!context.hasChanges)
     }
 
     @Test("undo after a failed save works and the next save succeeds")

@@ -133,7 +133,8 @@ struct ValidationRuleTests {
         let sample = try validSample()
         try sample.set(Date(timeIntervalSinceReferenceDate: -1), for: "when")
         #expect(soleProblem() == ("when", .tooEarly))
-        try sample.set(Date(timeIntervalSinceReferenceDate: GraphTestModels.latest + 1), for: "when")
+        try sample.set(
+            Date(timeIntervalSinceReferenceDate: GraphTestModels.latest + 1), for: "when")
         #expect(soleProblem() == ("when", .tooLate))
         try sample.set(Date(timeIntervalSinceReferenceDate: GraphTestModels.latest), for: "when")
         try context.save()
@@ -301,6 +302,20 @@ struct ValidationRuleTests {
         let other = try context.insert("Admin")
         try other.set("admin@y", for: "email")
         #expect(problems().count == 2)
+    }
+
+    @Test("two objects swapping unique values in one save do not conflict")
+    func uniqueSwap() throws {
+        let a = try context.insert("Account")
+        let b = try context.insert("Account")
+        try a.set("a@x", for: "email")
+        try b.set("b@x", for: "email")
+        try context.save()
+        try a.set("b@x", for: "email")
+        try b.set("a@x", for: "email")
+        try context.save()
+        let other = GraphTestModels.peer(of: context)
+        #expect(try other.existingObject(with: a.objectID)["email"] as String? == "b@x")
     }
 
     @Test("nil values never conflict")

@@ -40,7 +40,8 @@ enum GraphTestModels {
         let vehicle = Entity(
             "Vehicle", attributes: [name],
             relationships: [Relationship("driver", destination: "Driver", inverse: "vehicles")])
-        let car = Entity("Car", parent: "Vehicle", attributes: [Attribute("seats", type: .integer16)])
+        let car = Entity(
+            "Car", parent: "Vehicle", attributes: [Attribute("seats", type: .integer16)])
         let driver = Entity(
             "Driver", attributes: [name],
             relationships: [
