@@ -1,5 +1,7 @@
 /// The smallest changes of the graph. Every change goes through these, so each records how to
-/// reverse itself for undo and marks its object as changed.
+/// reverse itself for undo and marks its object as changed. Undo actions hold their objects
+/// (like Foundation's undo manager holds its targets): an object removed by undoing its insert,
+/// or whose deletion was saved, may be held by nothing else and must come back on redo/undo.
 extension ManagedContext {
     /// Runs a public changing call: the outermost call forms one undo group and posts one
     /// objects-did-change notification.
@@ -20,8 +22,8 @@ extension ManagedContext {
     func setSlot(_ object: ManagedObject, _ position: Int, _ slot: Slot) {
         if undoManager.isUndoRegistrationEnabled {
             let old = object.slots[position]
-            undoManager.register { [weak self, weak object] in
-                guard let self, let object else { return }
+            undoManager.register { [weak self] in
+                guard let self else { return }
                 self.setSlot(object, position, old)
             }
         }
@@ -37,8 +39,8 @@ extension ManagedContext {
         object.insertedFlag = true
         touch(object)
         pendingChange.inserted.insert(object.objectID)
-        undoManager.register { [weak self, weak object] in
-            guard let self, let object else { return }
+        undoManager.register { [weak self] in
+            guard let self else { return }
             self.unmarkInserted(object)
         }
     }
@@ -50,8 +52,8 @@ extension ManagedContext {
             registry[object.objectID] = nil
             touched[ObjectIdentifier(object)] = nil
             pendingChange.deleted.insert(object.objectID)
-            undoManager.register { [weak self, weak object] in
-                guard let self, let object else { return }
+            undoManager.register { [weak self] in
+                guard let self else { return }
                 self.registry[object.objectID] = object
                 object.context = self
                 self.markInserted(object)
@@ -67,7 +69,6 @@ extension ManagedContext {
         object.deletedFlag = true
         touch(object)
         pendingChange.deleted.insert(object.objectID)
-        // Holds the object: once the deletion is saved, nothing else may.
         undoManager.register { [weak self] in
             guard let self else { return }
             self.unmarkDeleted(object)
@@ -87,8 +88,8 @@ extension ManagedContext {
         }
         touch(object)
         pendingChange.inserted.insert(object.objectID)
-        undoManager.register { [weak self, weak object] in
-            guard let self, let object else { return }
+        undoManager.register { [weak self] in
+            guard let self else { return }
             self.markDeleted(object)
         }
     }

@@ -84,6 +84,31 @@ struct DeleteRuleTests {
         #expect(try other.existingObject(with: outside.objectID)["name"] as String? == "outside")
     }
 
+    @Test("cascade and nullify reach objects that are still faults")
+    func cascadeThroughFaults() throws {
+        let root = try make("Folder", "root")
+        let child = try make("Folder", "child")
+        let file = try make("File", "file")
+        let label = try make("Label", "label")
+        try root.add(child, to: "children")
+        try child.add(file, to: "files")
+        try child.setObject(label, for: "label")
+        try context.save()
+        let other = GraphTestModels.peer(of: context)
+        let rootCopy = try other.object(with: root.objectID)
+        other.delete(rootCopy)
+        #expect(other.deletedObjects.count == 3)
+        #expect(try other.object(with: label.objectID).objects(for: "folders").isEmpty)
+        try other.save()
+        let check = GraphTestModels.peer(of: context)
+        for object in [root, child, file] {
+            #expect(throws: ObjectGraphError.self) {
+                try check.existingObject(with: object.objectID)
+            }
+        }
+        #expect(try check.existingObject(with: label.objectID).objects(for: "folders").isEmpty)
+    }
+
     @Test("cascade in the middle of a tree nullifies the parent's side")
     func cascadeMiddle() throws {
         let root = try make("Folder", "root")

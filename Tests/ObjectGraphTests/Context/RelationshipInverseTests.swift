@@ -237,6 +237,37 @@ struct RelationshipInverseTests {
         #expect(try cup.object(for: "owner") == nil)
     }
 
+    @Test("inverses are kept when both sides are faults in a fresh context")
+    func faultsBothSides() throws {
+        let ann = try make("Owner", "ann")
+        let bob = try make("Owner", "bob")
+        let cup = try make("Item", "cup")
+        let red = try make("Tag", "red")
+        let one = try make("Step", "one")
+        try ann.add(cup, to: "items")
+        try ann.add(red, to: "tags")
+        try ann.add(one, to: "steps")
+        try context.save()
+        let other = GraphTestModels.peer(of: context)
+        let cupCopy = try other.object(with: cup.objectID)
+        let bobCopy = try other.object(with: bob.objectID)
+        let redCopy = try other.object(with: red.objectID)
+        let oneCopy = try other.object(with: one.objectID)
+        #expect(cupCopy.isFault && bobCopy.isFault)
+        try cupCopy.setObject(bobCopy, for: "owner")
+        try bobCopy.add(redCopy, to: "tags")
+        try bobCopy.add(oneCopy, to: "steps", at: 0)
+        let annCopy = try other.object(with: ann.objectID)
+        #expect(try annCopy.objects(for: "items").isEmpty)
+        #expect(try annCopy.objects(for: "steps").isEmpty)
+        #expect(try sortedNames(redCopy, "owners") == ["ann", "bob"])
+        try other.save()
+        let check = GraphTestModels.peer(of: context)
+        #expect(try check.existingObject(with: ann.objectID).objects(for: "items").isEmpty)
+        #expect(try sortedNames(try check.existingObject(with: bob.objectID), "items") == ["cup"])
+        #expect(try toOneName(try check.existingObject(with: one.objectID), "owner") == "bob")
+    }
+
     @Test("relationship edits on saved objects are saved on both sides")
     func savedBothSides() throws {
         let ann = try make("Owner", "ann")

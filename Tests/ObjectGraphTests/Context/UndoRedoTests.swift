@@ -367,6 +367,25 @@ struct UndoRedoTests {
         #expect(!context.hasChanges)
     }
 
+    @Test("redo brings back an inserted object nobody else holds")
+    func redoUnheldInsert() throws {
+        let id: ObjectID
+        do {
+            let ann = try make("Owner", "ann")
+            id = ann.objectID
+        }
+        context.undo()  // the name
+        context.undo()  // the insert
+        #expect(context.registeredObject(for: id) == nil)
+        context.redo()
+        context.redo()
+        let back = try #require(context.registeredObject(for: id))
+        #expect(back["name"] as String? == "ann")
+        #expect(back.isInserted)
+        try context.save()
+        #expect(context.registeredObjects.count == 1)
+    }
+
     @Test("undo after a failed save works and the next save succeeds")
     func undoAfterFailedSave() throws {
         let context = try GraphTestModels.context(GraphTestModels.validation())
