@@ -157,4 +157,16 @@ struct ContextNotificationTests {
         #expect(firstChange?.inserted.count == 1)
         #expect(work.objectID.isTemporary == false)
     }
+
+    @Test(
+        "the AsyncStream ends when the context goes", .timeLimit(.minutes(1)))
+    func streamEnds() async throws {
+        var owner: ManagedContext? = try GraphTestModels.context(GraphTestModels.deletion())
+        let stream = try #require(owner?.notifications)
+        _ = try owner?.insert("Folder")
+        owner = nil
+        var received = 0
+        for await _ in stream { received += 1 }
+        #expect(received == 1)
+    }
 }
