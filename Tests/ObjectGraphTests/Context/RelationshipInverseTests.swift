@@ -51,6 +51,29 @@ struct RelationshipInverseTests {
         #expect(try a.object(for: "friend") == nil)
     }
 
+    @Test("self-inverse to-many: both ends list each other, an object may list itself once")
+    func selfInverseToMany() throws {
+        let a = try make("Owner", "a")
+        let b = try make("Owner", "b")
+        let c = try make("Owner", "c")
+        try a.add(b, to: "peers")
+        try c.add(a, to: "peers")
+        #expect(try sortedNames(a, "peers") == ["b", "c"])
+        #expect(try sortedNames(b, "peers") == ["a"])
+        #expect(try sortedNames(c, "peers") == ["a"])
+        try b.remove(a, from: "peers")
+        #expect(try sortedNames(a, "peers") == ["c"])
+        try a.add(a, to: "peers")
+        #expect(try sortedNames(a, "peers") == ["a", "c"])
+        try a.setObjects([a, b], for: "peers")
+        #expect(try sortedNames(a, "peers") == ["a", "b"])
+        #expect(try c.objects(for: "peers").isEmpty)
+        try a.remove(a, from: "peers")
+        #expect(try sortedNames(a, "peers") == ["b"])
+        context.delete(b)
+        #expect(try a.objects(for: "peers").isEmpty)
+    }
+
     @Test("to-one ↔ to-many from the to-one side: owner's set follows, moving removes")
     func toOneSide() throws {
         let ann = try make("Owner", "ann")

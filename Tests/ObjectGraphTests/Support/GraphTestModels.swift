@@ -6,6 +6,7 @@ import Foundation
 enum GraphTestModels {
     /// Every relationship shape around `Owner`:
     /// - `pet` ↔ `Pet.owner` (to-one ↔ to-one), `friend` ↔ `friend` (self-inverse to-one),
+    ///   `peers` ↔ `peers` (self-inverse to-many),
     /// - `items` ↔ `Item.owner` (to-many ↔ to-one), `tags` ↔ `Tag.owners` (many-to-many),
     /// - `steps` ↔ `Step.owner` (ordered to-many ↔ to-one), `favorite` and `watched` (no inverse),
     /// - `Vehicle.driver` ↔ `Driver.vehicles`, declared on `Vehicle` and used by `Car`.
@@ -16,6 +17,7 @@ enum GraphTestModels {
             relationships: [
                 Relationship("pet", destination: "Pet", inverse: "owner"),
                 Relationship("friend", destination: "Owner", inverse: "friend"),
+                Relationship("peers", destination: "Owner", toMany: true, inverse: "peers"),
                 Relationship("items", destination: "Item", toMany: true, inverse: "owner"),
                 Relationship("tags", destination: "Tag", toMany: true, inverse: "owners"),
                 Relationship(
