@@ -159,6 +159,27 @@ struct StoreRoutingTests {
         }
     }
 
+    @Test("a relationship change made elsewhere conflicts with a local edit of the owner")
+    func relationshipConflict() throws {
+        let first = try GraphTestModels.context(GraphTestModels.twoStores())
+        let dog = try GraphTestModels.make(first, "Dog", "rex")
+        try first.save()
+        let second = GraphTestModels.peer(of: first)
+        let copy = try second.existingObject(with: dog.objectID)
+        try dog.add(try GraphTestModels.make(first, "Bone", "b"), to: "bones")
+        try first.save()
+        try copy.set("renamed", for: "name")
+        do {
+            try second.save()
+            Issue.record("expected a conflict")
+        } catch SaveError.conflicts(let conflicts) {
+            #expect(conflicts.map(\.objectID) == [dog.objectID])
+        }
+        try second.refresh(copy, mergeChanges: true)
+        #expect(try sortedNames(copy, "bones") == ["b"])
+        try second.save()
+    }
+
     @Test("successive saves of one context never conflict with themselves")
     func noSelfConflict() throws {
         let context = try GraphTestModels.context(GraphTestModels.twoStores())

@@ -110,6 +110,52 @@ struct UndoRedoTests {
         #expect(context.registeredObjects.count == 2)
     }
 
+    @Test("undo of a nullifying delete restores every relationship shape on both sides")
+    func nullifyDeleteAllShapes() throws {
+        let ann = try make("Owner", "ann")
+        let bob = try make("Owner", "bob")
+        let rex = try make("Pet", "rex")
+        let cup = try make("Item", "cup")
+        let red = try make("Tag", "red")
+        let steps = try ["a", "b", "c"].map { try make("Step", $0) }
+        try ann.setObject(rex, for: "pet")
+        try ann.add(cup, to: "items")
+        try ann.add(red, to: "tags")
+        try bob.add(red, to: "tags")
+        try ann.setObject(bob, for: "friend")
+        try ann.add(bob, to: "peers")
+        try ann.setObjects(steps, for: "steps")
+        try context.save()
+        context.delete(ann)
+        #expect(try rex.object(for: "owner") == nil)
+        #expect(try sortedNames(red, "owners") == ["bob"])
+        #expect(try bob.object(for: "friend") == nil)
+        #expect(try bob.objects(for: "peers").isEmpty)
+        context.undo()
+        #expect(try toOneName(rex, "owner") == "ann")
+        #expect(try toOneName(ann, "pet") == "rex")
+        #expect(try toOneName(cup, "owner") == "ann")
+        #expect(try sortedNames(red, "owners") == ["ann", "bob"])
+        #expect(try sortedNames(ann, "tags") == ["red"])
+        #expect(try toOneName(bob, "friend") == "ann")
+        #expect(try sortedNames(bob, "peers") == ["ann"])
+        #expect(names(try ann.objects(for: "steps")) == ["a", "b", "c"])
+        #expect(!context.hasChanges)
+    }
+
+    @Test("undo of deleting the middle of an ordered relationship puts it back in place")
+    func orderedDeleteUndo() throws {
+        let ann = try make("Owner", "ann")
+        let steps = try ["a", "b", "c"].map { try make("Step", $0) }
+        try ann.setObjects(steps, for: "steps")
+        try context.save()
+        context.delete(steps[1])
+        #expect(names(try ann.objects(for: "steps")) == ["a", "c"])
+        context.undo()
+        #expect(names(try ann.objects(for: "steps")) == ["a", "b", "c"])
+        #expect(!context.hasChanges)
+    }
+
     @Test("undo of a cascade delete after saving it re-inserts the subgraph")
     func cascadeDeleteAfterSave() throws {
         let context = try GraphTestModels.context(GraphTestModels.deletion())
