@@ -98,15 +98,13 @@ extension ManagedContext {
         touched[ObjectIdentifier(object)] = object
     }
 
-    /// Undoes the last group of changes and posts what changed.
+    /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does).
     public func undo() {
         undoManager.undo()
-        postObjectsDidChange()
     }
 
     /// Redoes the last undone group of changes and posts what changed.
     public func redo() {
         undoManager.redo()
-        postObjectsDidChange()
     }
 }

@@ -37,6 +37,7 @@ public final class ManagedContext {
     public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
         self.coordinator = coordinator
         self.classes = classes
+        undoManager.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
     }
 
     deinit {

@@ -88,6 +88,22 @@ struct ContextNotificationTests {
         #expect(log.notes.isEmpty)
     }
 
+    @Test("undo and redo through the undo manager itself post objects-did-change too")
+    func undoManagerDirect() throws {
+        let work = try make("Folder", "work")
+        try context.save()
+        try work.set("renamed", for: "name")
+        _ = log.take()
+        context.undoManager.undo()
+        #expect(log.take() == [ContextChange(updated: [work.objectID])])
+        context.undoManager.redo()
+        #expect(log.take() == [ContextChange(updated: [work.objectID])])
+        let file = try make("File", "file")
+        _ = log.take()
+        try context.undoManager.group(named: "Rename") { try file.set("f", for: "name") }
+        #expect(log.take() == [ContextChange(updated: [file.objectID])])
+    }
+
     @Test("will-save and did-save list what is written, with permanent IDs")
     func saveNotifications() throws {
         let work = try make("Folder", "work")
