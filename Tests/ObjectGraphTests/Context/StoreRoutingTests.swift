@@ -180,6 +180,34 @@ struct StoreRoutingTests {
         try second.save()
     }
 
+    @Test("contexts on several threads share one coordinator safely")
+    func concurrentContexts() async throws {
+        let coordinator = StoreCoordinator(model: GraphTestModels.twoStores())
+        try coordinator.addStore(type: .inMemory)
+        let ids = try await withThrowingTaskGroup(of: [ObjectID].self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    let context = ManagedContext(coordinator: coordinator)
+                    var objects: [ManagedObject] = []
+                    for index in 0..<20 {
+                        objects.append(
+                            try GraphTestModels.make(context, "Cat", "w\(worker)-\(index)"))
+                        if index % 5 == 4 { try context.save() }
+                    }
+                    return objects.map(\.objectID)
+                }
+            }
+            var all: [ObjectID] = []
+            for try await part in group { all += part }
+            return all
+        }
+        #expect(Set(ids).count == 80)
+        #expect(ids.allSatisfy { !$0.isTemporary })
+        let check = ManagedContext(coordinator: coordinator)
+        let loaded = try ids.map { try check.existingObject(with: $0)["name"] as String? ?? "" }
+        #expect(Set(loaded).count == 80)
+    }
+
     @Test("successive saves of one context never conflict with themselves")
     func noSelfConflict() throws {
         let context = try GraphTestModels.context(GraphTestModels.twoStores())
