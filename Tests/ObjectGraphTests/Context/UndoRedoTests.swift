@@ -349,6 +349,43 @@ struct UndoRedoTests {
         #expect(storedName(ann) == "anna")
     }
 
+    @Test("undo of a saved relationship edit is saved on both sides")
+    func undoSavedRelationshipEdit() throws {
+        let ann = try make("Owner", "ann")
+        let bob = try make("Owner", "bob")
+        let cup = try make("Item", "cup")
+        try ann.add(cup, to: "items")
+        try context.save()
+        try bob.add(cup, to: "items")
+        try context.save()
+        context.undo()
+        #expect(
+            Set(context.updatedObjects.map(\.objectID)) == [
+                ann.objectID, bob.objectID, cup.objectID,
+            ])
+        try context.save()
+        let other = GraphTestModels.peer(of: context)
+        #expect(try sortedNames(try other.existingObject(with: ann.objectID), "items") == ["cup"])
+        #expect(try other.existingObject(with: bob.objectID).objects(for: "items").isEmpty)
+        #expect(try toOneName(try other.existingObject(with: cup.objectID), "owner") == "ann")
+    }
+
+    @Test("redo after saving an undone insert brings the object back into the store")
+    func redoSavedUndoneInsert() throws {
+        let ann = try make("Owner", "ann")
+        try context.save()
+        context.undo()
+        context.undo()
+        try context.save()
+        #expect(storedName(ann) == nil)
+        context.redo()
+        context.redo()
+        #expect(ann.isInserted)
+        #expect(ann["name"] as String? == "ann")
+        try context.save()
+        #expect(storedName(ann) == "ann")
+    }
+
     @Test("undoing a saved insert deletes the object at the next save")
     func undoSavedInsert() throws {
         let ann = try make("Owner", "ann")
