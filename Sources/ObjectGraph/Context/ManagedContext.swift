@@ -40,6 +40,7 @@ public final class ManagedContext {
     public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
         self.coordinator = coordinator
         self.classes = classes
+        undoManager.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
     }
 
     deinit {
@@ -128,8 +129,15 @@ public final class ManagedContext {
 
     /// The object with `id`, loaded: throws when no store has it.
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let wasRegistered = registry[id] != nil
         let object = try object(with: id)
-        try object.fulfill()
+        do {
+            try object.fulfill()
+        } catch {
+            // A fault made just for this lookup must not stay behind for a missing object.
+            if !wasRegistered { registry[id] = nil }
+            throw error
+        }
         return object
     }
 
