@@ -21,7 +21,7 @@ struct StoreRoutingTests {
     func metadata() throws {
         let (coordinator, left, right) = try twoStores()
         #expect(left.identifier != right.identifier)
-        #expect(left.type == .inMemory && left.metadata.storeType == .inMemory)
+        #expect(left.type == .inMemory && left.metadata.storeType == StoreType.inMemory.rawValue)
         #expect(left.configurationName == "Left")
         #expect(Set(left.metadata.versionHashes.keys) == ["Cat", "Dog", "Bone"])
         #expect(
