@@ -101,6 +101,7 @@ extension SQLPredicateTranslator {
         var fragment = SQLFragment(
             SQLPiece(scope.alias + "." + quoteIdentifier(column.name)), kind: kind)
         fragment.attributeType = attribute.type
+        fragment.isInteger = attribute.type.isInteger || attribute.type == .boolean
         return fragment
     }
 
@@ -214,8 +215,10 @@ extension SQLPredicateTranslator {
             guard source.endsOnObjects, rest.isEmpty else {
                 throw .unsupported(fragment, reason: "@count must follow a to-many relationship")
             }
-            return SQLFragment(
+            var count = SQLFragment(
                 source.scalar(SQLPiece("COUNT(*)")), kind: .number, nullable: false)
+            count.isInteger = true
+            return count
         }
         guard source.endsOnObjects, !rest.isEmpty else {
             throw .unsupported(fragment, reason: "@\(op.rawValue) needs a key after it")
@@ -227,9 +230,11 @@ extension SQLPredicateTranslator {
         }
         switch (op, value.kind) {
         case (.sum, .number):
-            return SQLFragment(
+            var sum = SQLFragment(
                 source.scalar("IFNULL(SUM(" + value.piece + "), 0)"), kind: .number,
                 nullable: false)
+            sum.isInteger = value.isInteger
+            return sum
         case (.avg, .number):
             return SQLFragment(source.scalar("AVG(" + value.piece + ")"), kind: .number)
         case (.min, .number), (.min, .date), (.max, .number), (.max, .date):

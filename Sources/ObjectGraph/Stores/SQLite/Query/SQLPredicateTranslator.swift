@@ -139,9 +139,9 @@ final class SQLPredicateTranslator {
     ) throws(SQLTranslationError) -> SQLPiece {
         switch op {
         case .equal:
-            return try equality(left, right, options)
+            return try equality(left, right, options, fragment: fragment)
         case .notEqual:
-            return SQLPiece.not(try equality(left, right, options))
+            return SQLPiece.not(try equality(left, right, options, fragment: fragment))
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             return try ordering(left, op, right, options, fragment: fragment)
         case .beginsWith, .endsWith, .like, .matches:
@@ -196,12 +196,23 @@ final class SQLPredicateTranslator {
     /// Equality as `ValueComparison.scalarEqual`: nil equals only nil, values of different
     /// kinds are unequal, strings fold with the options, objects compare by key and entity.
     private func equality(
-        _ left: SQLFragment, _ right: SQLFragment, _ options: ComparisonOptions
+        _ left: SQLFragment, _ right: SQLFragment, _ options: ComparisonOptions,
+        fragment: String
     ) throws(SQLTranslationError) -> SQLPiece {
-        if left.kind == .null { return right.isNullTest }
-        if right.kind == .null { return left.isNullTest }
+        if left.kind == .null { return try right.nullTest(fragment: fragment) }
+        if right.kind == .null { return try left.nullTest(fragment: fragment) }
         guard left.kind == right.kind else {
-            return SQLPiece.all([left.isNullTest, right.isNullTest])
+            return SQLPiece.all([
+                try left.nullTest(fragment: fragment), try right.nullTest(fragment: fragment),
+            ])
+        }
+        if left.mayBeNaN || right.mayBeNaN {
+            // NaN is NULL in SQLite and equals nothing in the evaluator: exact only against
+            // a side that is never nil.
+            guard !(left.mayBeNaN && right.nullable), !(right.mayBeNaN && left.nullable) else {
+                throw .unsupported(fragment, reason: "equality of a possible NaN with a nil")
+            }
+            return "IFNULL(" + left.piece + " = " + right.piece + ", 0)"
         }
         switch left.kind {
         case .string:
