@@ -64,7 +64,10 @@ extension SQLPredicateTranslator {
         case .negate(let inner):
             var zero = SQLFragment(.bound(.integer(0)), kind: .number, nullable: false)
             zero.isInteger = true
-            return try arithmetic(.subtract, zero, scalar(inner, scope), fragment: text)
+            let value = try scalar(inner, scope)
+            var negated = try arithmetic(.subtract, zero, value, fragment: text)
+            negated.mayBeNaN = value.mayBeNaN  // 0 - x is NaN only when x is
+            return negated
         case .function(let selector, let arguments):
             return try function(selector, arguments, scope, fragment: text)
         case .functionCall(let target, let selector, let arguments):
