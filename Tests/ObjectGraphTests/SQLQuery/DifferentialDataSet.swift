@@ -134,14 +134,21 @@ struct DifferentialDataSet {
         var random = SeededGenerator(seed: seed)
         strings = Self.stringPool
         dates = (0..<8).map { _ in
-            Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -400...400, using: &random)) * 86_400.5)
+            Date(
+                timeIntervalSinceReferenceDate: Double(Int.random(in: -400...400, using: &random))
+                    * 86_400.5)
         }
         uuids = (0..<5).map { index in
-            UUID(uuid: (UInt8(index * 40), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(index)))
+            UUID(
+                uuid: (
+                    UInt8(index * 40), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(index)
+                ))
         }
         blobs = [Data(), Data([0]), Data([1, 2, 3]), Data([1, 2]), Data([255, 0, 7])]
-        urls = ["https://example.com/a", "https://example.com/b?q=1", "file:///tmp/x", "mailto:a@b.c"]
-            .compactMap { URL(string: $0) }
+        urls = [
+            "https://example.com/a", "https://example.com/b?q=1", "file:///tmp/x", "mailto:a@b.c",
+        ]
+        .compactMap { URL(string: $0) }
         try build(&random)
     }
 
@@ -283,7 +290,8 @@ struct DifferentialDataSet {
                 arguments.append(Self.databaseValue(stored))
             }
             for (name, target) in object.toOne {
-                guard case .foreignKey(_, let column, let entityColumn)? = entity.relationships[name]
+                guard
+                    case .foreignKey(_, let column, let entityColumn)? = entity.relationships[name]
                 else { continue }
                 columns.append(column)
                 arguments.append(.integer(target.primaryKey))

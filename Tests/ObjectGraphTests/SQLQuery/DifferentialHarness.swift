@@ -26,7 +26,8 @@ struct DifferentialHarness {
         db = try Database.inMemory()
         try SQLFunctions.register(on: db)
         try data.populate(db)
-        compiler = SQLQueryCompiler(layout: data.layout, model: data.model, storeIdentifier: "STORE")
+        compiler = SQLQueryCompiler(
+            layout: data.layout, model: data.model, storeIdentifier: "STORE")
     }
 
     func run(_ fetch: DifferentialPredicateGenerator.Fetch) -> Outcome {

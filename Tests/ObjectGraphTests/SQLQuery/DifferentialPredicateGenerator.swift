@@ -171,7 +171,9 @@ struct DifferentialPredicateGenerator {
 
     // MARK: - Predicates
 
-    mutating func predicate(_ entity: String, depth: Int, variable: String? = nil) -> ObjectGraph.Predicate {
+    mutating func predicate(_ entity: String, depth: Int, variable: String? = nil)
+        -> ObjectGraph.Predicate
+    {
         let roll = Double.random(in: 0..<1, using: &random)
         if depth > 0, roll < 0.25 {
             switch Int.random(in: 0..<3, using: &random) {
@@ -212,7 +214,9 @@ struct DifferentialPredicateGenerator {
 
     private mutating func options(_ kind: Kind) -> ComparisonOptions {
         guard kind == .string else { return random.chance(0.1) ? .caseInsensitive : [] }
-        return random.pick([[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]])
+        return random.pick([
+            [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+        ])
     }
 
     private mutating func operators(_ kind: Kind) -> [ComparisonOperator] {
@@ -262,7 +266,9 @@ struct DifferentialPredicateGenerator {
         case .date:
             if random.chance(0.7) { return .date(random.pick(data.dates)) }
             return .date(
-                Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -400...400, using: &random)) * 86_400))
+                Date(
+                    timeIntervalSinceReferenceDate: Double(
+                        Int.random(in: -400...400, using: &random)) * 86_400))
         case .uuid: return .uuid(random.pick(data.uuids))
         case .data: return .data(random.pick(data.blobs))
         case .uri: return .uri(random.pick(data.urls))
@@ -372,7 +378,8 @@ struct DifferentialPredicateGenerator {
             let (otherPath, otherTarget) = random.pick(Self.objects(of: entity))
             if otherTarget == target {
                 return .comparison(
-                    Comparison(left, random.chance(0.5) ? .equal : .notEqual, key(otherPath, variable)))
+                    Comparison(
+                        left, random.chance(0.5) ? .equal : .notEqual, key(otherPath, variable)))
             }
             return .comparison(Comparison(left, .equal, .constant(objectID(of: target))))
         default:
@@ -400,7 +407,8 @@ struct DifferentialPredicateGenerator {
         let left = key(collection.path + "." + scalar.path, variable)
         if random.chance(0.15) {
             return .comparison(
-                Comparison(.constant(constant(scalar.kind)), .in, left, options: options(scalar.kind)))
+                Comparison(
+                    .constant(constant(scalar.kind)), .in, left, options: options(scalar.kind)))
         }
         var ops = operators(scalar.kind)
         ops.removeAll { $0 == .in && scalar.kind == .string }
@@ -409,8 +417,10 @@ struct DifferentialPredicateGenerator {
         switch op {
         case .like: right = .constant(.string(likePattern()))
         case .matches: right = .constant(.string(regex()))
-        case .in: right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
-        case .between: right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
+        case .in:
+            right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
+        case .between:
+            right = .aggregate([.constant(constant(scalar.kind)), .constant(constant(scalar.kind))])
         default: right = .constant(constant(scalar.kind))
         }
         let comparison = Comparison(
@@ -518,7 +528,8 @@ struct DifferentialPredicateGenerator {
         default: integerKey = random.pick(numbers)
         }
         let integer = key(integerKey, variable)
-        let small = ObjectGraph.Expression.constant(.integer(Int64.random(in: 1...4, using: &random)))
+        let small = ObjectGraph.Expression.constant(
+            .integer(Int64.random(in: 1...4, using: &random)))
         let stringResult: ObjectGraph.Expression?
         let numberResult: ObjectGraph.Expression?
         switch Int.random(in: 0..<12, using: &random) {
@@ -534,7 +545,8 @@ struct DifferentialPredicateGenerator {
             )
         case 7: (stringResult, numberResult) = (nil, .function("modulus:by:", [integer, small]))
         case 8: (stringResult, numberResult) = (nil, .function("add:to:", [number, small]))
-        case 9: (stringResult, numberResult) = (nil, .function("bitwiseAnd:with:", [integer, small]))
+        case 9:
+            (stringResult, numberResult) = (nil, .function("bitwiseAnd:with:", [integer, small]))
         case 10: (stringResult, numberResult) = (nil, .function("median:", [.aggregate([number])]))
         default: (stringResult, numberResult) = (.functionCall(text, "capitalizedString", []), nil)
         }

@@ -58,7 +58,10 @@ struct SQLQueryDifferentialTests {
     /// Hand-written fetches for combinations the generator does not make: correlated nested
     /// subqueries, collections on both sides, object comparisons across relationships.
     static let handwritten: [(entity: String, format: String)] = [
-        ("Item", "SUBQUERY(children, $c, SUBQUERY($c.tags, $t, $t.name == $c.name).@count > 0).@count > 0"),
+        (
+            "Item",
+            "SUBQUERY(children, $c, SUBQUERY($c.tags, $t, $t.name == $c.name).@count > 0).@count > 0"
+        ),
         ("Item", "SUBQUERY(children, $c, ANY $c.tags.name ==[cd] name).@count >= 1"),
         ("Item", "ANY tags.name IN team.members.name"),
         ("Item", "ANY children.team == team"),

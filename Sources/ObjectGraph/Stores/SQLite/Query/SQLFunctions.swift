@@ -184,7 +184,8 @@ enum SQLFunctions {
         try db.createCollation(name: localizedCollation) {
             let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
             return three(
-                $0.folding(options: options, locale: nil), $1.folding(options: options, locale: nil))
+                $0.folding(options: options, locale: nil), $1.folding(options: options, locale: nil)
+            )
         }
         try db.createCollation(name: localizedStandardCollation) {
             NaturalOrder.compare($0.lowercased(), $1.lowercased())

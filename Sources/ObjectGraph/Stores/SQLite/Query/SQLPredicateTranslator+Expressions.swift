@@ -93,8 +93,9 @@ extension SQLPredicateTranslator {
             else {
                 throw .unsupported(text, reason: "TERNARY branches of different kinds")
             }
-            return SQLFragment("(CASE WHEN " + test + " THEN " + yes.piece + " ELSE " + no.piece
-                + " END)", kind: kind)
+            return SQLFragment(
+                "(CASE WHEN " + test + " THEN " + yes.piece + " ELSE " + no.piece
+                    + " END)", kind: kind)
         case .aggregate:
             throw .unsupported(text, reason: "a collection is not a single value")
         case .cast:

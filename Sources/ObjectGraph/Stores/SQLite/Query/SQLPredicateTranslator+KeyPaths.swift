@@ -40,7 +40,8 @@ extension SQLPredicateTranslator {
                         throw .unsupported(
                             text, reason: "the key path continues after the attribute '\(key)'")
                     }
-                    return finish(try column(of: attribute, in: current, fragment: text),
+                    return finish(
+                        try column(of: attribute, in: current, fragment: text),
                         endsOnObjects: false)
                 }
                 guard let relationship = schema.relationship(key, of: current.entity) else {
@@ -223,8 +224,11 @@ extension SQLPredicateTranslator {
         guard source.endsOnObjects, !rest.isEmpty else {
             throw .unsupported(fragment, reason: "@\(op.rawValue) needs a key after it")
         }
-        guard case .scalar(let value) = try walk(rest, from: source.scope, fragment: .keyPath(
-            PredicateKeyPath(Array(rest))))
+        guard
+            case .scalar(let value) = try walk(
+                rest, from: source.scope,
+                fragment: .keyPath(
+                    PredicateKeyPath(Array(rest))))
         else {
             throw .unsupported(fragment, reason: "@\(op.rawValue) over a nested collection")
         }

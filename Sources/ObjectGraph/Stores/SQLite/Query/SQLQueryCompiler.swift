@@ -68,8 +68,11 @@ struct SQLQueryCompiler: Sendable {
             order += try sortTerms(descriptor, translator, scope)
         }
         order.append(SQLPiece("t0.\"Z_PK\""))
-        let list = columns.isEmpty ? "t0.\"Z_PK\"" : columns.map { "t0." + quoteIdentifier($0) }
-            .joined(separator: ", ")
+        let list =
+            columns.isEmpty
+            ? "t0.\"Z_PK\""
+            : columns.map { "t0." + quoteIdentifier($0) }
+                .joined(separator: ", ")
         var piece =
             "SELECT " + list + " FROM " + context.from + " WHERE " + condition + " ORDER BY "
             + SQLPiece.joined(order, separator: ", ")
