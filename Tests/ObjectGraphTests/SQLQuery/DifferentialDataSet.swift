@@ -126,6 +126,8 @@ struct DifferentialDataSet {
         "100% sure", "under_score", "star*name", "what?", "it's", "say \"hi\"", "back\\slash",
         "日本語", "emoji 😀", "Ωmega", "omega", "x", "", " spaced ", "zeta", "Zürich", "zurich",
         "file10", "file2", "File1", "a%b_c", "%", "_", "*", "?", "straße", "STRASSE",
+        "K", "\u{212A}", "a;b", "a\u{037E}b", "`x", "\u{1FEF}x", "Jo", "Joe", "J\u{301}o",
+        "~tilde", "a\u{7F}", "Kelvin", "\u{212A}elvin",
     ]
 
     init(seed: UInt64) throws {
@@ -209,6 +211,10 @@ struct DifferentialDataSet {
                 keys: keys(of: entity))
             for (name, type) in Self.itemAttributes {
                 item.values[name] = random.chance(0.25) ? .null : try value(type, &random)
+            }
+            if pk <= strings.count {
+                // Every string of the pool is some item's name.
+                item.values["name"] = .string(strings[pk - 1])
             }
             if entity == "Gadget" {
                 item.values["power"] =

@@ -87,6 +87,10 @@ struct SQLQueryDifferentialTests {
         ("Team", "league.teams.@count >= 3"),
         ("Tag", "ANY items.team.league.name != nil"),
         ("Tag", "items.@count == 0 OR ANY items.flag == YES"),
+        ("Item", "name == 'K' OR name == 'a;b' OR name == '`x' OR name == 'Jo'"),
+        ("Item", "name BEGINSWITH 'K' OR name BEGINSWITH 'J' OR name BEGINSWITH '~'"),
+        ("Item", "name IN {'K', 'Cafe', 'Joe'} OR name BEGINSWITH 'a'"),
+        ("Item", "name != 'K' AND name != nil"),
         ("Gadget", "power > 0 AND label BEGINSWITH[c] 'a'"),
         ("Widget", "weight < 0 OR parent.name == nil"),
     ]

@@ -47,6 +47,18 @@ struct SQLFragment: Sendable {
     /// Whether a number is always an integer (integer and Boolean columns and constants,
     /// counts, and integer arithmetic), so arithmetic on it cannot give NaN.
     var isInteger = false
+    /// Whether the expression is a column of a table alias.
+    var isColumn = false
+    /// Whether the expression is a column or a bound argument: plain comparisons of those can
+    /// be served from an index.
+    var isSimple: Bool { isColumn || piece.sql == "?" }
+
+    /// The text of a bound string constant.
+    var constantText: String? {
+        guard piece.sql == "?", case .text(let text)? = piece.arguments.first else { return nil }
+        return text
+    }
+
     /// Whether the value may be NaN in the evaluator, which SQLite turns into NULL: nil tests
     /// on it cannot be translated.
     var mayBeNaN = false

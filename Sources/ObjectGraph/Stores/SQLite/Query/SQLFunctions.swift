@@ -93,6 +93,15 @@ enum SQLFunctions {
         "uppercaseString": .string, "lowercaseString": .string, "length": .number,
     ]
 
+    /// Whether `text` is ASCII without `K`, `;` and `` ` ``: then a string is canonically
+    /// equivalent to it (Swift's `==`) exactly when its bytes are equal, since only U+212A,
+    /// U+037E and U+1FEF decompose to ASCII characters.
+    static func isCanonicallyPlain(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            scalar.value < 0x80 && scalar != "K" && scalar != ";" && scalar != "`"
+        }
+    }
+
     /// The bound code of an arithmetic operator.
     static func arithmeticCode(_ op: ArithmeticOperator) -> Int64 {
         switch op {

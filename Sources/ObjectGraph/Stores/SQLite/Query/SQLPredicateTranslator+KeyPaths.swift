@@ -102,6 +102,7 @@ extension SQLPredicateTranslator {
         var fragment = SQLFragment(
             SQLPiece(scope.alias + "." + quoteIdentifier(column.name)), kind: kind)
         fragment.attributeType = attribute.type
+        fragment.isColumn = true
         fragment.isInteger = attribute.type.isInteger || attribute.type == .boolean
         return fragment
     }

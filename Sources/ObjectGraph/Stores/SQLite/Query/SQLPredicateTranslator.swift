@@ -159,10 +159,68 @@ final class SQLPredicateTranslator {
             case .like: function = .like
             default: function = .matches
             }
-            return stringFunction(function, left, right, options)
+            let test = stringFunction(function, left, right, options)
+            if function == .beginsWith, let range = prefixRange(left, right, options) {
+                return SQLPiece.all([range, test])
+            }
+            return test
         case .in, .contains, .between:
             return try compare(.scalar(left), op, .scalar(right), options, fragment: fragment)
         }
+    }
+
+    /// `l op r`, 0 rather than NULL when either side is nil. Columns and arguments compare
+    /// plainly (`(l > ? AND l IS NOT NULL)`), so SQLite can use an index.
+    private func nullFalse(_ left: SQLFragment, _ symbol: String, _ right: SQLFragment)
+        -> SQLPiece
+    {
+        let comparison = "(" + left.piece + " \(symbol) " + right.piece + ")"
+        guard left.isSimple, right.isSimple else { return "IFNULL(" + comparison + ", 0)" }
+        var terms = [comparison]
+        for side in [left, right] where side.nullable {
+            terms.append("(" + side.piece + " IS NOT NULL)")
+        }
+        return SQLPiece.all(terms)
+    }
+
+    /// A column `==` a constant, without `[c]`/`[d]`, as plain SQL when bytes equality is
+    /// exactly Swift's canonical equivalence: the constant is ASCII without the three ASCII
+    /// characters that other characters decompose to (K ← U+212A, ; ← U+037E, ` ← U+1FEF).
+    private func plainTextEquality(
+        _ left: SQLFragment, _ right: SQLFragment, _ options: ComparisonOptions
+    ) -> SQLPiece? {
+        guard options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]) else {
+            return nil
+        }
+        for (column, constant) in [(left, right), (right, left)] {
+            if column.isColumn, let text = constant.constantText,
+                SQLFunctions.isCanonicallyPlain(text)
+            {
+                return nullFalse(column, "=", constant)
+            }
+        }
+        return nil
+    }
+
+    /// For `column BEGINSWITH constant` without options and a plain ASCII prefix: the byte
+    /// range of strings starting with it, a necessary condition an index can serve (a string
+    /// that begins with the prefix in Swift's sense begins with its bytes).
+    private func prefixRange(
+        _ text: SQLFragment, _ prefix: SQLFragment, _ options: ComparisonOptions
+    ) -> SQLPiece? {
+        guard options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]),
+            text.isColumn, let start = prefix.constantText, !start.isEmpty,
+            SQLFunctions.isCanonicallyPlain(start)
+        else { return nil }
+        var range = "(" + text.piece + " >= " + SQLPiece.bound(.text(start)) + ")"
+        var scalars = Array(start.unicodeScalars)
+        if let last = scalars.last, last.value < 0x7F, let next = Unicode.Scalar(last.value + 1) {
+            scalars[scalars.count - 1] = next
+            var end = ""
+            end.unicodeScalars.append(contentsOf: scalars)
+            range = range + " AND (" + text.piece + " < " + SQLPiece.bound(.text(end)) + ")"
+        }
+        return "(" + range + ")"
     }
 
     /// `MATCHES` takes a constant, valid pattern: the evaluator reports an invalid one as an
@@ -212,10 +270,11 @@ final class SQLPredicateTranslator {
             guard !(left.mayBeNaN && right.nullable), !(right.mayBeNaN && left.nullable) else {
                 throw .unsupported(fragment, reason: "equality of a possible NaN with a nil")
             }
-            return "IFNULL(" + left.piece + " = " + right.piece + ", 0)"
+            return nullFalse(left, "=", right)
         }
         switch left.kind {
         case .string:
+            if let plain = plainTextEquality(left, right, options) { return plain }
             return SQLPiece("\(SQLFunctions.stringEqual)(") + left.piece + ", " + right.piece
                 + ", " + SQLPiece.bound(.integer(Int64(options.rawValue))) + ")"
         case .object:
@@ -249,7 +308,7 @@ final class SQLPredicateTranslator {
         }
         switch left.kind {
         case .number, .date:
-            return "IFNULL(" + left.piece + " \(symbol) " + right.piece + ", 0)"
+            return nullFalse(left, symbol, right)
         case .string:
             return SQLPiece("IFNULL(\(SQLFunctions.stringCompare)(") + left.piece + ", "
                 + right.piece + ", " + SQLPiece.bound(.integer(Int64(options.rawValue)))
