@@ -22,6 +22,8 @@ import SQLiteDatabase
 ///   take and give single values (`abs:`, `sqrt:`, `floor:`, `uppercase:`, bitwise, …).
 /// - `og_method(selector, text)`: `FUNCTION(text, 'uppercaseString' | 'lowercaseString' |
 ///   'length')`.
+/// - `og_sort_key(text, mode)`: a BLOB that sorts bytewise as `SortDescriptor`'s standard,
+///   case-insensitive or localized order (NFC UTF-8 of the folded string).
 /// - Collations `og_standard`, `og_case_insensitive`, `og_localized`, `og_localized_standard`:
 ///   `SortDescriptor`'s string orders.
 enum SQLFunctions {
@@ -30,6 +32,38 @@ enum SQLFunctions {
     static let stringOperation = "og_string_match"
     static let arithmetic = "og_arithmetic"
     static let function = "og_function"
+    static let sortKey = "og_sort_key"
+    /// A GLOB pattern matching text with a character outside ASCII.
+    static let nonASCIIGlob = "*[^\u{1}-\u{7F}]*"
+
+    /// The string orders `og_sort_key` turns into byte-comparable keys.
+    enum SortKey: Int64 {
+        case standard = 0
+        case caseInsensitive = 1
+        case localized = 2
+
+        init?(_ comparison: SortDescriptor.Comparison) {
+            switch comparison {
+            case .standard: self = .standard
+            case .caseInsensitive: self = .caseInsensitive
+            case .localized: self = .localized
+            case .localizedStandard: return nil
+            }
+        }
+
+        /// The key: UTF-8 of the NFC form of the folded string.
+        func key(_ text: String) -> Data {
+            let folded: String
+            switch self {
+            case .standard: folded = text
+            case .caseInsensitive: folded = text.lowercased()
+            case .localized:
+                folded = text.folding(
+                    options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            }
+            return Data(folded.precomposedStringWithCanonicalMapping.utf8)
+        }
+    }
     static let method = "og_method"
     static let standardCollation = "og_standard"
     static let caseInsensitiveCollation = "og_case_insensitive"
@@ -170,6 +204,12 @@ enum SQLFunctions {
             }
             let result = try Arithmetic.apply(op, .value(number(args[1])), .value(number(args[2])))
             return try databaseValue(result)
+        }
+        try db.createFunction(name: sortKey, argumentCount: 2, deterministic: true) { args in
+            guard let value = text(args[0]), let mode = SortKey(rawValue: integer(args[1])) else {
+                return .null
+            }
+            return .blob(mode.key(value))
         }
         try db.createFunction(name: function, deterministic: true) { args in
             guard case .text(let selector)? = args.first, signatures[selector] != nil else {

@@ -160,8 +160,17 @@ final class SQLPredicateTranslator {
             default: function = .matches
             }
             let test = stringFunction(function, left, right, options)
-            if function == .beginsWith, let range = prefixRange(left, right, options) {
-                return SQLPiece.all([range, test])
+            if function == .beginsWith, let range = prefixRange(left, right, options),
+                let length = right.constantText?.unicodeScalars.count
+            {
+                // Past the prefix's bytes, an ASCII character (or the end) starts a new
+                // Character, so the prefix matches in Swift's sense too; only a non-ASCII
+                // next character (a combining mark, …) needs the Swift check.
+                let plainNext =
+                    "(length(" + left.piece + ") = " + SQLPiece.bound(.integer(Int64(length)))
+                    + " OR unicode(substr(" + left.piece + ", "
+                    + SQLPiece.bound(.integer(Int64(length + 1))) + ", 1)) < 128)"
+                return SQLPiece.all([range, SQLPiece.any([plainNext, test])])
             }
             return test
         case .in, .contains, .between:
@@ -210,7 +219,7 @@ final class SQLPredicateTranslator {
     ) -> SQLPiece? {
         guard options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]),
             text.isColumn, let start = prefix.constantText, !start.isEmpty,
-            SQLFunctions.isCanonicallyPlain(start)
+            SQLFunctions.isCanonicallyPlain(start), !start.unicodeScalars.contains("\r")
         else { return nil }
         var range = "(" + text.piece + " >= " + SQLPiece.bound(.text(start)) + ")"
         var scalars = Array(start.unicodeScalars)

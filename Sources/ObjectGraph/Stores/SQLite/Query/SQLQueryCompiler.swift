@@ -112,6 +112,18 @@ struct SQLQueryCompiler: Sendable {
         return (translator, context, SQLPiece.all(conditions))
     }
 
+    /// A BLOB that sorts bytewise as `SortDescriptor` orders the strings: for an ASCII string
+    /// its (lower-cased) bytes, computed by SQLite; otherwise `og_sort_key`, the UTF-8 of the
+    /// string's NFC form after the descriptor's folding (Swift orders strings by their NFC
+    /// scalars).
+    private func sortKey(_ text: SQLPiece, _ mode: SQLFunctions.SortKey) -> SQLPiece {
+        let ascii = mode == .standard ? text : "lower(" + text + ")"
+        return "(CASE WHEN " + text + " GLOB " + SQLPiece.bound(.text(SQLFunctions.nonASCIIGlob))
+            + " THEN \(SQLFunctions.sortKey)(" + text + ", "
+            + SQLPiece.bound(.integer(mode.rawValue)) + ") ELSE CAST(" + ascii
+            + " AS BLOB) END)"
+    }
+
     /// `(x IS NULL) DESC, x [COLLATE …] ASC|DESC` for one descriptor.
     private func sortTerms(
         _ descriptor: SortDescriptor, _ translator: SQLPredicateTranslator,
@@ -139,10 +151,13 @@ struct SQLQueryCompiler: Sendable {
         let direction = descriptor.ascending ? " ASC" : " DESC"
         var key = value.piece
         switch value.kind {
-        case .string:
-            key = key + " COLLATE " + SQLFunctions.collation(for: descriptor.comparison)
-        case .uri:
-            key = key + " COLLATE " + SQLFunctions.standardCollation
+        case .string, .uri:
+            let comparison = value.kind == .uri ? .standard : descriptor.comparison
+            if let mode = SQLFunctions.SortKey(comparison) {
+                key = sortKey(value.piece, mode)
+            } else {
+                key = key + " COLLATE " + SQLFunctions.collation(for: comparison)
+            }
         case .number, .date, .data, .uuid:
             break
         case .object, .null:
