@@ -145,6 +145,41 @@ struct SQLQueryCompilerTests {
         }
     }
 
+    @Test("long IN lists of object IDs and values stay flat and run")
+    func longLists() throws {
+        let (compiler, data) = try Self.compiler()
+        let db = try Database.inMemory()
+        try SQLFunctions.register(on: db)
+        try data.populate(db)
+        let items = data.objects.filter { $0.entity == "Gadget" || $0.entity == "Widget" }
+        // 1,500 IDs: the real ones, plus IDs of rows that do not exist and of other entities.
+        var ids: [ObjectID] = items.map(\.objectID)
+        for key in 1_000..<2_330 {
+            ids.append(
+                ObjectID(
+                    entityName: key % 2 == 0 ? "Gadget" : "Tag", storeIdentifier: "STORE",
+                    key: .permanent(Int64(key))))
+        }
+        let predicate = ObjectGraph.Predicate.comparison(
+            Comparison(.evaluatedObject, .in, .aggregate(ids.map { .constant(.objectID($0)) })))
+        let query = try compiler.count(
+            entity: "Item", includesSubentities: true, predicate: predicate)
+        #expect(!query.sql.contains(" OR (t0"))
+        #expect(
+            try db.fetchValue(Int.self, sql: query.sql, arguments: query.statementArguments)
+                == items.count)
+        let numbers = ObjectGraph.Predicate.comparison(
+            Comparison(
+                .keyPath(PredicateKeyPath("count")), .in,
+                .aggregate((0..<2_000).map { .constant(.integer(Int64($0 - 1_000))) })))
+        let counted = try compiler.count(
+            entity: "Item", includesSubentities: true, predicate: numbers)
+        let expected = items.filter { $0.values["count"].map { $0 != .null } ?? false }.count
+        #expect(
+            try db.fetchValue(Int.self, sql: counted.sql, arguments: counted.statementArguments)
+                == expected)
+    }
+
     @Test("fetches restrict Z_ENT; counts, sorts and object IDs follow the layout")
     func entitiesAndCounts() throws {
         let (compiler, data) = try Self.compiler()

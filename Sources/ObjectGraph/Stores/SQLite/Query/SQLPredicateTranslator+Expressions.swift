@@ -216,11 +216,14 @@ extension SQLPredicateTranslator {
         }
     }
 
-    /// The object of a scope: its `Z_PK` and `Z_ENT`.
-    func objectFragment(_ object: SQLObjectScope) -> SQLFragment {
-        SQLFragment(
+    /// The object of a scope: its `Z_PK` and `Z_ENT` (never nil: the fetched row, a
+    /// collection element, unless reached through a LEFT JOIN).
+    func objectFragment(_ object: SQLObjectScope, nullable: Bool = false) -> SQLFragment {
+        var fragment = SQLFragment(
             SQLPiece(object.alias + ".\"Z_PK\""), kind: .object,
-            entity: SQLPiece(object.alias + ".\"Z_ENT\""), nullable: true)
+            entity: SQLPiece(object.alias + ".\"Z_ENT\""), nullable: nullable)
+        fragment.isColumn = true
+        return fragment
     }
 
     /// `SUBQUERY(collection, $variable, predicate).@count`.

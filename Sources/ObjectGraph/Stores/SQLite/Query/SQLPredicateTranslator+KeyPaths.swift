@@ -86,7 +86,7 @@ extension SQLPredicateTranslator {
             }
             index += 1
         }
-        return finish(objectFragment(current), endsOnObjects: false)
+        return finish(objectFragment(current, nullable: true), endsOnObjects: false)
     }
 
     /// The column of an attribute of the object in `scope`.
@@ -119,8 +119,10 @@ extension SQLPredicateTranslator {
             let destination = try schema.entity(relationship.destinationEntityName)
             entity = .bound(.integer(Int64(destination.entityNumber)))
         }
-        return SQLFragment(
+        var object = SQLFragment(
             SQLPiece(scope.alias + "." + quoteIdentifier(fk)), kind: .object, entity: entity)
+        object.isColumn = true
+        return object
     }
 
     /// LEFT JOINs the destination of a to-one relationship (once per path).

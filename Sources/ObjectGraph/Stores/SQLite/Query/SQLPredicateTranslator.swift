@@ -114,6 +114,7 @@ final class SQLPredicateTranslator {
         }
         switch container {
         case .list(let items):
+            if let plain = constantMembership(items, item, options) { return plain }
             var tests: [SQLPiece] = []
             for candidate in items {
                 tests.append(try compare(candidate, .equal, item, options, fragment: fragment))
@@ -130,6 +131,62 @@ final class SQLPredicateTranslator {
             }
             return stringFunction(.contains, text, item, options)
         }
+    }
+
+    /// `x IN {constants}` as `x IN (?, …)`: flat (a long list does not nest ORs), and served
+    /// by an index. Constants of another kind equal nothing; a nil constant matches nil.
+    private func constantMembership(
+        _ items: [SQLFragment], _ element: SQLFragment, _ options: ComparisonOptions
+    ) -> SQLPiece? {
+        guard element.isSimple, !element.mayBeNaN, element.kind != .null,
+            items.allSatisfy({ $0.kind == .null || ($0.piece.sql == "?" && !$0.nullable) })
+        else { return nil }
+        let same = items.filter { $0.kind == element.kind }
+        var tests: [SQLPiece] = []
+        if items.contains(where: { $0.kind == .null }) { tests.append(element.isNullTest) }
+        func member(_ key: SQLPiece, _ values: [SQLFragment], nullable: Bool) -> SQLPiece {
+            var terms = [
+                "(" + key + " IN (" + SQLPiece.joined(values.map(\.piece), separator: ", ")
+                    + "))"
+            ]
+            if nullable { terms.append("(" + key + " IS NOT NULL)") }
+            return SQLPiece.all(terms)
+        }
+        switch element.kind {
+        case .number, .date, .uuid, .data, .uri:
+            if !same.isEmpty {
+                tests.append(member(element.piece, same, nullable: element.nullable))
+            }
+        case .string:
+            guard element.isColumn,
+                options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]),
+                same.allSatisfy({ SQLFunctions.isCanonicallyPlain($0.constantText ?? "K") })
+            else { return nil }
+            if !same.isEmpty {
+                tests.append(member(element.piece, same, nullable: element.nullable))
+            }
+        case .object:
+            guard let entity = element.entity else { return nil }
+            var groups: [Int64: [SQLFragment]] = [:]
+            var order: [Int64] = []
+            for id in same {
+                guard case .integer(let number)? = id.entity?.arguments.first,
+                    id.entity?.sql == "?"
+                else { return nil }
+                if groups[number] == nil { order.append(number) }
+                groups[number, default: []].append(id)
+            }
+            for number in order {
+                tests.append(
+                    SQLPiece.all([
+                        member(element.piece, groups[number] ?? [], nullable: element.nullable),
+                        "(" + entity + " IS " + SQLPiece.bound(.integer(number)) + ")",
+                    ]))
+            }
+        case .null:
+            return nil
+        }
+        return SQLPiece.any(tests)
     }
 
     /// The condition `left op right` between two scalars.
