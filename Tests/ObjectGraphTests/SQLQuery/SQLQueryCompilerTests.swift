@@ -145,6 +145,35 @@ struct SQLQueryCompilerTests {
         }
     }
 
+    @Test("with NFC text, standard string sorts are plain byte order; the check finds non-NFC rows")
+    func normalizedText() throws {
+        let (_, data) = try Self.compiler()
+        let db = try Database.inMemory()
+        try SQLFunctions.register(on: db)
+        try data.populate(db)
+        let nfc = SQLQueryCompiler(layout: data.layout, model: data.model, textIsNFC: true)
+        let query = try nfc.select(
+            entity: "Tag", includesSubentities: true, predicate: nil,
+            sortDescriptors: [SortDescriptor("name", ascending: false)], offset: 0, limit: 0,
+            columns: ["Z_PK"])
+        #expect(query.sql.hasSuffix("ORDER BY t0.\"ZNAME\" DESC NULLS FIRST, t0.\"Z_PK\""))
+        // The item names include "Cafe\u{301}": not NFC. Tags and leagues may or may not.
+        let check = try nfc.nonNFCTextCount(entity: "Gadget")
+        let count = try db.fetchValue(Int.self, sql: check.sql, arguments: check.statementArguments)
+        let expected = data.objects.filter { object in
+            ["Gadget", "Widget"].contains(object.entity)
+                && object.values.values.contains { value in
+                    if case .string(let text) = value {
+                        return !text.utf8.elementsEqual(
+                            text.precomposedStringWithCanonicalMapping.utf8)
+                    }
+                    return false
+                }
+        }.count
+        #expect(count == expected)
+        #expect(expected > 0)
+    }
+
     @Test("long IN lists of object IDs and values stay flat and run")
     func longLists() throws {
         let (compiler, data) = try Self.compiler()

@@ -24,6 +24,7 @@ import SQLiteDatabase
 ///   'length')`.
 /// - `og_sort_key(text, mode)`: a BLOB that sorts bytewise as `SortDescriptor`'s standard,
 ///   case-insensitive or localized order (NFC UTF-8 of the folded string).
+/// - `og_is_nfc(text)`: 1 when the text is in Unicode NFC (or NULL).
 /// - Collations `og_standard`, `og_case_insensitive`, `og_localized`, `og_localized_standard`:
 ///   `SortDescriptor`'s string orders.
 enum SQLFunctions {
@@ -33,6 +34,7 @@ enum SQLFunctions {
     static let arithmetic = "og_arithmetic"
     static let function = "og_function"
     static let sortKey = "og_sort_key"
+    static let isNFC = "og_is_nfc"
     /// A GLOB pattern matching text with a character outside ASCII.
     static let nonASCIIGlob = "*[^\u{1}-\u{7F}]*"
 
@@ -210,6 +212,11 @@ enum SQLFunctions {
                 return .null
             }
             return .blob(mode.key(value))
+        }
+        try db.createFunction(name: isNFC, argumentCount: 1, deterministic: true) { args in
+            guard let value = text(args[0]) else { return .integer(1) }
+            return .integer(
+                value.utf8.elementsEqual(value.precomposedStringWithCanonicalMapping.utf8) ? 1 : 0)
         }
         try db.createFunction(name: function, deterministic: true) { args in
             guard case .text(let selector)? = args.first, signatures[selector] != nil else {
