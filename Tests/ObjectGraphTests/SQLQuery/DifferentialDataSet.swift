@@ -90,7 +90,9 @@ struct DifferentialDataSet {
             attributes: itemAttributes.map { Attribute($0.0, type: $0.1) },
             relationships: [
                 Relationship("team", destination: "Team", inverse: "members"),
-                Relationship("tags", destination: "Tag", toMany: true, inverse: "items"),
+                Relationship(
+                    "tags", destination: "Tag", toMany: true, inverse: "items", isOrdered: true),
+                Relationship("buddy", destination: "Item"),
                 Relationship("parent", destination: "Item", inverse: "children"),
                 Relationship("children", destination: "Item", toMany: true, inverse: "parent"),
             ])
@@ -110,7 +112,8 @@ struct DifferentialDataSet {
         let league = Entity(
             "League", attributes: [Attribute("name", type: .string)],
             relationships: [
-                Relationship("teams", destination: "Team", toMany: true, inverse: "league")
+                Relationship("teams", destination: "Team", toMany: true, inverse: "league"),
+                Relationship("featured", destination: "Item", toMany: true),
             ])
         let tag = Entity(
             "Tag",
@@ -242,6 +245,12 @@ struct DifferentialDataSet {
                 tag.toMany["items", default: []].append(item)
             }
             items.append(item)
+        }
+        for item in items where random.chance(0.4) {
+            item.toOne["buddy"] = random.pick(items)
+        }
+        for league in leagues {
+            league.toMany["featured"] = items.filter { _ in random.chance(0.1) }
         }
         objects = leagues + teams + tags + items
     }

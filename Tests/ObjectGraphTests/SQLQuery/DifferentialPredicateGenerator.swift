@@ -57,6 +57,8 @@ struct DifferentialPredicateGenerator {
                     Scalar(path: "parent.when", kind: .date),
                     Scalar(path: "parent.parent.amount", kind: .number),
                     Scalar(path: "parent.team.rank", kind: .number),
+                    Scalar(path: "buddy.name", kind: .string),
+                    Scalar(path: "buddy.buddy.count", kind: .number),
                 ]
             }
             return result
@@ -81,7 +83,7 @@ struct DifferentialPredicateGenerator {
         case "Item", "Gadget", "Widget":
             return [
                 ("SELF", "Item"), ("team", "Team"), ("parent", "Item"), ("team.league", "League"),
-                ("parent.team", "Team"),
+                ("parent.team", "Team"), ("buddy", "Item"),
             ]
         case "Team": return [("SELF", "Team"), ("league", "League")]
         case "Tag": return [("SELF", "Tag")]
@@ -98,12 +100,14 @@ struct DifferentialPredicateGenerator {
                 Collection(path: "team.members", element: "Item"),
                 Collection(path: "children.tags", element: "Tag"),
                 Collection(path: "parent.children", element: "Item"),
+                Collection(path: "team.league.featured", element: "Item"),
             ]
         case "Team":
             return [
                 Collection(path: "members", element: "Item"),
                 Collection(path: "members.tags", element: "Tag"),
                 Collection(path: "league.teams", element: "Team"),
+                Collection(path: "league.featured", element: "Item"),
                 Collection(path: "members.children", element: "Item"),
             ]
         case "Tag":
@@ -119,6 +123,7 @@ struct DifferentialPredicateGenerator {
         "Item": [
             "name", "count", "amount", "when", "flag", "uuid", "blob", "link", "price", "small",
             "team.name", "team.rank", "parent.name", "team.league.name", "big", "ratio",
+            "buddy.name",
         ],
         "Team": ["name", "rank", "league.name"],
         "Tag": ["name", "score"],
