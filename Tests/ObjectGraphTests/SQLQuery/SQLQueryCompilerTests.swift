@@ -197,6 +197,21 @@ struct SQLQueryCompilerTests {
         #expect(
             try db.fetchValue(Int.self, sql: query.sql, arguments: query.statementArguments)
                 == items.count)
+        // 1,100 OR-ed terms that are not a constant list: a balanced tree, within SQLite's
+        // expression depth limit.
+        let terms = (0..<1_100).map { index in
+            ObjectGraph.Predicate.comparison(
+                Comparison(
+                    .keyPath(PredicateKeyPath("name")), .equal, .constant(.string("Ω\(index)")),
+                    options: .caseInsensitive))
+        }
+        let wide = try compiler.count(
+            entity: "Item", includesSubentities: true,
+            predicate: .or(terms + [try Predicate(format: "name == nil")]))
+        let nilNames = items.filter { $0.values["name"] == .null }.count
+        #expect(
+            try db.fetchValue(Int.self, sql: wide.sql, arguments: wide.statementArguments)
+                == nilNames)
         let numbers = ObjectGraph.Predicate.comparison(
             Comparison(
                 .keyPath(PredicateKeyPath("count")), .in,
