@@ -35,7 +35,7 @@ extension SQLPredicateTranslator {
     func scalar(_ expression: Expression, _ scope: SQLScope) throws(SQLTranslationError)
         -> SQLFragment
     {
-        let text = expression.description
+        var text: String { expression.description }
         switch expression {
         case .constant(let value):
             return try constant(value, fragment: text)

@@ -8,7 +8,7 @@ extension SQLPredicateTranslator {
         _ components: ArraySlice<PredicateKeyPath.Component>, from start: SQLObjectScope,
         fragment expression: Expression
     ) throws(SQLTranslationError) -> SQLOperand {
-        let text = expression.description
+        var text: String { expression.description }
         var current = start
         var source: SQLCollectionSource?
         var toOneInsideCollection = false

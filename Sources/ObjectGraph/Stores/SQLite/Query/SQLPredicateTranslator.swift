@@ -52,7 +52,7 @@ final class SQLPredicateTranslator {
     private func condition(_ comparison: Comparison, _ scope: SQLScope)
         throws(SQLTranslationError) -> SQLPiece
     {
-        let text = comparison.description
+        var text: String { comparison.description }
         switch comparison.modifier {
         case .direct:
             let left = try operand(comparison.left, scope)
