@@ -1,0 +1,16 @@
+/// One operation measured on both sides.
+struct Measurement {
+    var operation: String
+    var n: Int
+    var objectGraph: SideResult
+    var raw: SideResult
+    /// For `query`: how many fetches each side ran.
+    var queries: Int?
+
+    /// ObjectGraph time over raw time.
+    var ratio: Double { raw.seconds > 0 ? objectGraph.seconds / raw.seconds : 0 }
+    /// ObjectGraph peak RSS over raw peak RSS.
+    var memoryRatio: Double {
+        raw.peakRSSKB > 0 ? Double(objectGraph.peakRSSKB) / Double(raw.peakRSSKB) : 0
+    }
+}
