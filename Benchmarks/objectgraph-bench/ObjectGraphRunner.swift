@@ -16,6 +16,7 @@ struct ObjectGraphRunner {
         let coordinator = StoreCoordinator(model: Workload.model())
         try coordinator.addStore(type: .sqlite, at: url)
         let start = Clock.now()
+        let startCPU = Clock.cpu()
         let context = ManagedContext(coordinator: coordinator)
         if !undoRegistration { context.undoManager.disableUndoRegistration() }
         var result: SideResult
@@ -29,6 +30,7 @@ struct ObjectGraphRunner {
         default: throw BenchError.usage("unknown operation '\(operation)'")
         }
         result.seconds = Clock.now() - start
+        result.cpuSeconds = Clock.cpu() - startCPU
         return result
     }
 

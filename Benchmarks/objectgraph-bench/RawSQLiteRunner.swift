@@ -48,6 +48,7 @@ struct RawSQLiteRunner {
         let db = try RawDatabase(path: path)
         if isNew { try createSchema(db) }
         let start = Clock.now()
+        let startCPU = Clock.cpu()
         var result: SideResult
         switch operation {
         case "insert": result = try insert(db)
@@ -59,6 +60,7 @@ struct RawSQLiteRunner {
         default: throw BenchError.usage("unknown operation '\(operation)'")
         }
         result.seconds = Clock.now() - start
+        result.cpuSeconds = Clock.cpu() - startCPU
         return result
     }
 

@@ -6,7 +6,9 @@
 // Memory method: the parent starts one child process (this executable with the hidden
 // `--side objectgraph|raw --op OP --dir DIR` flags) per side and operation; each child opens
 // its side's store file left by the previous operations, times the operation, and reports its
-// own peak RSS (VmHWM), so each number is that side's alone. Failures print the error and
+// own peak RSS (VmHWM), so each number is that side's alone. Both sides share the process
+// baseline (Foundation, SQLite: VmRSS before opening the store, also reported), so the
+// table shows the ratio of peaks and the ratio of growth above each child's baseline. Failures print the error and
 // exit 1; usage errors exit 2.
 
 import Foundation
@@ -16,6 +18,7 @@ func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
         throw BenchError.usage("--side needs --op and --dir")
     }
     let url = URL(fileURLWithPath: directory).appendingPathComponent("Bench.sqlite")
+    let baseline = PeakMemory.currentKilobytes()
     var result: SideResult
     switch side {
     case .objectGraph:
@@ -26,6 +29,7 @@ func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
             .run(operation, queries: options.queries)
     }
     result.peakRSSKB = PeakMemory.kilobytes()
+    result.baselineRSSKB = baseline
     print(result.line)
 }
 
