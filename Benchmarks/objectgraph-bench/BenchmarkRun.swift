@@ -19,29 +19,29 @@ struct BenchmarkRun {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         if !options.json { print(Report.header(n: options.n)) }
-        var insertSeconds: Double?
+        var insertMeasurement: Measurement?
         for operation in Workload.operations {
             let measurement = try measure(operation, folders: folders)
-            if operation == "insert" { insertSeconds = measurement.objectGraph.seconds }
+            if operation == "insert" { insertMeasurement = measurement }
             print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
-        if options.undoCost, let insertSeconds {
+        if options.undoCost, let insert = insertMeasurement {
             let folder = root.appendingPathComponent("objectgraph-no-undo")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let noUndo = try launcher.run(
                 side: .objectGraph, operation: "insert", n: options.n, directory: folder,
                 queries: options.queries, budget: options.queryBudget, noUndo: true)
             let line = String(
-                format: "insert with undo registration disabled: %.4f s (default: %.4f s, "
-                    + "undo registration costs %.4f s = %.0f%%), peak %d KB",
-                noUndo.seconds, insertSeconds, insertSeconds - noUndo.seconds,
-                insertSeconds > 0 ? (insertSeconds - noUndo.seconds) / insertSeconds * 100 : 0,
-                noUndo.peakRSSKB)
+                format: "insert with undo registration disabled: %.4f s wall, %.4f s CPU, peak %d KB"
+                    + " (default context: %.4f s wall, %.4f s CPU, peak %d KB)",
+                noUndo.seconds, noUndo.cpuSeconds, noUndo.peakRSSKB, insert.objectGraph.seconds,
+                insert.objectGraph.cpuSeconds, insert.objectGraph.peakRSSKB)
             print(
                 options.json
                     ? "{\"op\": \"insert_undo_disabled\", \"n\": \(options.n), "
-                        + "\"objectgraph_s\": \(noUndo.seconds), \"peak_rss_kb\": "
-                        + "\(noUndo.peakRSSKB)}"
+                        + "\"objectgraph_s\": \(noUndo.seconds), "
+                        + "\"objectgraph_cpu_s\": \(noUndo.cpuSeconds), "
+                        + "\"peak_rss_kb\": \(noUndo.peakRSSKB)}"
                     : line)
         }
     }
