@@ -8,10 +8,18 @@ import Foundation
 /// ObjectGraph does.
 ///
 /// Rows are read into plain structs (`RawPerson`), the raw counterpart of managed objects.
-/// Opening the file (and, for `insert`, creating the schema) is not timed.
+/// Opening the file (and, for `insert`, creating the schema) is not timed; the rows read are
+/// kept until the clock has stopped (as ObjectGraph's context keeps its objects).
 struct RawSQLiteRunner {
     let n: Int
     let path: String
+    /// What the operation read, released only after timing.
+    private let retained = Retained()
+
+    init(n: Int, path: String) {
+        self.n = n
+        self.path = path
+    }
 
     /// `Z_ENT` of each entity (Core Data numbers entities alphabetically from 1).
     static let personEntity: Int64 = 1
@@ -141,6 +149,7 @@ struct RawSQLiteRunner {
         while try select.step() { people.append(RawPerson(select)) }
         var checksum: Int64 = 0
         for person in people { checksum &+= person.values.checksum }
+        retained.values.append(people)
         return SideResult(seconds: 0, checksum: checksum, count: people.count)
     }
 
@@ -185,6 +194,7 @@ struct RawSQLiteRunner {
                 }
                 checksum &+= Int64((updated * 10).rounded())
             }
+            retained.values.append(rows)
             return SideResult(seconds: 0, checksum: checksum, count: rows.count)
         }
     }
@@ -210,6 +220,7 @@ struct RawSQLiteRunner {
                 count += 1
             }
         }
+        retained.values.append(members)
         return SideResult(seconds: 0, checksum: checksum, count: count)
     }
 
@@ -231,6 +242,7 @@ struct RawSQLiteRunner {
                     }
                 }
                 deleted += rows.count
+                retained.values.append(rows)
                 if table == "ZPERSON" { people = rows.count }
             }
             return SideResult(seconds: 0, checksum: Int64(deleted), count: people)
@@ -255,4 +267,9 @@ struct RawPerson {
             email: statement.string(6), score: statement.double(7),
             created: statement.double(8))
     }
+}
+
+/// Keeps values alive (until the runner is released, after timing).
+private final class Retained {
+    var values: [Any] = []
 }
