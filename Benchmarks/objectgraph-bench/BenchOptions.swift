@@ -49,7 +49,9 @@ struct BenchOptions {
     init(arguments: [String]) throws {
         var rest = arguments[...]
         func value(_ flag: String) throws -> String {
-            guard let next = rest.popFirst() else { throw BenchError.usage("\(flag) needs a value") }
+            guard let next = rest.popFirst() else {
+                throw BenchError.usage("\(flag) needs a value")
+            }
             return next
         }
         func positive(_ flag: String) throws -> Int {

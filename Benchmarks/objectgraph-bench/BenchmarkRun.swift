@@ -32,7 +32,8 @@ struct BenchmarkRun {
                 side: .objectGraph, operation: "insert", n: options.n, directory: folder,
                 queries: options.queries, budget: options.queryBudget, noUndo: true)
             let line = String(
-                format: "insert with undo registration disabled: %.4f s wall, %.4f s CPU, peak %d KB"
+                format:
+                    "insert with undo registration disabled: %.4f s wall, %.4f s CPU, peak %d KB"
                     + " (default context: %.4f s wall, %.4f s CPU, peak %d KB)",
                 noUndo.seconds, noUndo.cpuSeconds, noUndo.peakRSSKB, insert.objectGraph.seconds,
                 insert.objectGraph.cpuSeconds, insert.objectGraph.peakRSSKB)

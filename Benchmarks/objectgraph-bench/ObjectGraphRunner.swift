@@ -93,7 +93,9 @@ struct ObjectGraphRunner {
         var checksum: Int64 = 0
         var done = 0
         while done < queries {
-            for person in try context.fetch(request) { checksum &+= try values(of: person).checksum }
+            for person in try context.fetch(request) {
+                checksum &+= try values(of: person).checksum
+            }
             done += 1
             if Clock.now() - start >= budget { break }
         }

@@ -263,7 +263,8 @@ struct RawPerson {
         version = statement.int64(1)
         team = statement.int64(2)
         values = PersonValues(
-            id: statement.int64(3), name: statement.string(4), age: Int32(truncatingIfNeeded: statement.int64(5)),
+            id: statement.int64(3), name: statement.string(4),
+            age: Int32(truncatingIfNeeded: statement.int64(5)),
             email: statement.string(6), score: statement.double(7),
             created: statement.double(8))
     }

@@ -5,15 +5,16 @@ enum Report {
     /// The table header (text mode).
     static func header(n: Int) -> String {
         let teams = Workload.teamCount(people: n)
-        return """
-            objectgraph-bench: n = \(n) people in \(teams) teams; each side and operation in its own \
-            child process; times are wall-clock (cpu ratio: user+system CPU time, less disturbed \
-            by other load); peak RSS = that child's VmHWM; growth ratio = (peak - baseline VmRSS) \
-            over raw's
-            """ + "\n"
-            + row(
-                "op", "n", "objectgraph s", "raw s", "ratio", "target", "cpu ratio", "og peak KB",
-                "raw peak KB", "mem ratio", "growth ratio")
+        let intro = """
+            objectgraph-bench: n = \(n) people in \(teams) teams; each side and operation in its \
+            own child process; times are wall-clock (cpu ratio: user+system CPU time, less \
+            disturbed by other load); peak RSS = that child's VmHWM; growth ratio = (peak - \
+            baseline VmRSS) over raw's
+            """
+        let columns = row(
+            "op", "n", "objectgraph s", "raw s", "ratio", "target", "cpu ratio", "og peak KB",
+            "raw peak KB", "mem ratio", "growth ratio")
+        return intro + "\n" + columns
     }
 
     /// One table row (text mode).
@@ -58,7 +59,8 @@ enum Report {
     private static func row(_ cells: String...) -> String {
         let widths = [14, 8, 14, 10, 8, 12, 10, 11, 12, 16, 12]
         return zip(cells, widths).map { cell, width in
-            cell.count >= width ? cell + " " : cell + String(repeating: " ", count: width - cell.count)
+            cell.count >= width
+                ? cell + " " : cell + String(repeating: " ", count: width - cell.count)
         }.joined().trimmingCharacters(in: .whitespaces)
     }
 }

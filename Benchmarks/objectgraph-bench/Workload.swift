@@ -5,7 +5,9 @@ import ObjectGraph
 /// their targets. Both runners take every value from here, so they do the same work.
 enum Workload {
     /// The operations, in the order they run (each works on the file the previous ones left).
-    static let operations = ["insert", "fetch_all", "query", "update_all", "prefetch", "delete_all"]
+    static let operations = [
+        "insert", "fetch_all", "query", "update_all", "prefetch", "delete_all",
+    ]
 
     /// The target ratio (ObjectGraph time / raw time) of each operation.
     static let targets: [String: Double] = [
