@@ -35,6 +35,8 @@ public final class ManagedContext {
     /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
     /// when the first of them is used.
     var faultBatches: [ObjectID: [ObjectID]] = [:]
+    /// The class of each entity's objects, looked up once (by entity index).
+    var classByEntity: [Int: ManagedObject.Type] = [:]
 
     /// Creates a context on `coordinator`.
     public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
@@ -111,7 +113,13 @@ public final class ManagedContext {
     }
 
     func makeObject(entity: EntitySchema, id: ObjectID, isFault: Bool) -> ManagedObject {
-        let type = classes.type(for: entity.entity) ?? ManagedObject.self
+        let type: ManagedObject.Type
+        if let known = classByEntity[entity.index] {
+            type = known
+        } else {
+            type = classes.type(for: entity.entity) ?? ManagedObject.self
+            classByEntity[entity.index] = type
+        }
         return type.init(ObjectCreation(schema: entity, id: id, context: self, isFault: isFault))
     }
 

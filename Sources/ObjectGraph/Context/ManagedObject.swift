@@ -48,11 +48,11 @@ open class ManagedObject {
         objectID = creation.id
         context = creation.context
         state = creation.isFault ? .fault : .loaded
-        slots = creation.schema.properties.map { property in
-            switch property {
-            case .attribute: return .value(.null)
-            case .relationship(let relationship):
-                return relationship.isToMany ? .toMany([]) : .toOne(nil)
+        slots = creation.schema.kinds.map { kind in
+            switch kind {
+            case 0: return .value(.null)
+            case 1: return .toOne(nil)
+            default: return .toMany([])
             }
         }
     }
@@ -176,7 +176,7 @@ open class ManagedObject {
     public func changedValues() -> [String: Value] {
         var result: [String: Value] = [:]
         for position in changedPositions() {
-            let name = schema.properties[position].name
+            let name = schema.names[position]
             switch slots[position] {
             case .value(let value): result[name] = value
             case .toOne(let object): result[name] = object.map { .objectID($0.objectID) } ?? .null
@@ -189,7 +189,7 @@ open class ManagedObject {
 
     /// The names of the properties changed since the last save.
     public var changedKeys: Set<String> {
-        Set(changedPositions().map { schema.properties[$0].name })
+        Set(changedPositions().map { schema.names[$0] })
     }
 
     /// The last saved values of the attributes `keys` (all attributes when `nil`); empty for an
@@ -198,7 +198,7 @@ open class ManagedObject {
         guard let committed else { return [:] }
         var result: [String: Value] = [:]
         for position in schema.attributePositions {
-            let name = schema.properties[position].name
+            let name = schema.names[position]
             if let keys, !keys.contains(name) { continue }
             if case .value(let value) = committed[position] { result[name] = value }
         }
@@ -270,7 +270,8 @@ open class ManagedObject {
     func changedPositions() -> [Int] {
         guard state == .loaded else { return [] }
         var result: [Int] = []
-        for position in slots.indices where !schema.properties[position].isTransient {
+        let transient = schema.isTransient
+        for position in slots.indices where !transient[position] {
             let committedSlot = committed?[position]
             if !Self.same(slots[position], committedSlot, ordered: isOrdered(position)) {
                 result.append(position)
@@ -279,12 +280,7 @@ open class ManagedObject {
         return result
     }
 
-    private func isOrdered(_ position: Int) -> Bool {
-        if case .relationship(let relationship) = schema.properties[position] {
-            return relationship.relationship.isOrdered
-        }
-        return false
-    }
+    private func isOrdered(_ position: Int) -> Bool { schema.isOrdered[position] }
 
     static func same(_ lhs: Slot, _ rhs: Slot?, ordered: Bool) -> Bool {
         guard let rhs else {

@@ -71,6 +71,7 @@ extension ManagedContext {
             return try evaluateInMemory(
                 request, familyIndexes: familyIndexes, applyingLimits: applyingLimits)
         }
+        registry.reserveCapacity(registry.count + rows.count)
         let fetched = rows.map { row in
             row.values.isEmpty
                 ? ((try? object(with: row.id)) ?? registeredObject(for: row))
