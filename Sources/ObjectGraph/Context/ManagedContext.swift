@@ -212,7 +212,10 @@ public final class ManagedContext {
                 object.context = nil
             } else {
                 object.deletedFlag = false
-                if let committed = object.committed { object.slots = committed }
+                if let committed = object.committed {
+                    object.slots = committed
+                    object.dirtyPositions = []
+                }
             }
         }
         touched.removeAll()
@@ -243,6 +246,7 @@ public final class ManagedContext {
             }
             load(row, into: object)
             for (position, slot) in kept { object.slots[position] = slot }
+            object.dirtyPositions = kept.map(\.0)
         } else {
             object.state = .fault
             object.committed = nil

@@ -30,7 +30,11 @@ open class ManagedObject {
     let schema: EntitySchema
     var slots: [Slot]
     /// The values last saved or fetched (`nil` for objects never saved).
-    var committed: [Slot]?
+    var committed: [Slot]? {
+        didSet { dirtyPositions.removeAll() }
+    }
+    /// The positions set since ``committed`` was taken (only they can differ from it).
+    var dirtyPositions: [Int] = []
     var state: ObjectState
     /// The store's row version when the values were read (optimistic locking).
     var version: Int64 = 0
@@ -271,7 +275,8 @@ open class ManagedObject {
         guard state == .loaded else { return [] }
         var result: [Int] = []
         let transient = schema.isTransient
-        for position in slots.indices where !transient[position] {
+        let candidates = committed == nil ? Array(slots.indices) : dirtyPositions.sorted()
+        for position in candidates where !transient[position] {
             let committedSlot = committed?[position]
             if !Self.same(slots[position], committedSlot, ordered: isOrdered(position)) {
                 result.append(position)
