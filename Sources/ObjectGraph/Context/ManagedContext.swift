@@ -98,11 +98,8 @@ public final class ManagedContext {
             throw ObjectGraphError.unsupported(
                 "\(entityName) is registered as \(Swift.type(of: object)), not \(type)")
         }
-        for position in entity.attributePositions {
-            if case .attribute(let attribute) = entity.properties[position] {
-                object.slots[position] = .value(
-                    (try? attribute.coerce(attribute.defaultValue, entity: entityName)) ?? .null)
-            }
+        for (position, value) in entity.defaultValues where value != .null {
+            object.slots[position] = .value(value)
         }
         change {
             registry[id] = object

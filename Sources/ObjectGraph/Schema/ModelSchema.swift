@@ -93,6 +93,8 @@ final class EntitySchema: Sendable {
     let kinds: [UInt8]
     /// Per position: the attribute's type (`nil` for relationships).
     let attributeTypes: [AttributeType?]
+    /// The default value of every attribute (read and converted once), by position.
+    let defaultValues: [(position: Int, value: Value)]
     /// The positions whose values have static validation rules (required, ranges, lengths,
     /// patterns, counts); the others need no check at save.
     let validatedPositions: [Int]
@@ -137,6 +139,11 @@ final class EntitySchema: Sendable {
         attributeTypes = properties.map {
             if case .attribute(let attribute) = $0 { return attribute.type }
             return nil
+        }
+        defaultValues = properties.indices.compactMap { position in
+            guard case .attribute(let attribute) = properties[position] else { return nil }
+            let value = (try? attribute.coerce(attribute.defaultValue, entity: entity.name)) ?? .null
+            return (position, value)
         }
         validatedPositions = properties.indices.filter { position in
             switch properties[position] {
