@@ -94,7 +94,7 @@ extension ManagedContext {
         _ request: FetchRequest<T>, entity: EntitySchema, result: StoreQuery.Result, limits: Bool
     ) -> StoreQuery {
         let family =
-            request.includesSubentities || entity.entity.isAbstract
+            request.includesSubentities
             ? schema.family(of: entity) : [entity]
         return StoreQuery(
             entityIndex: entity.index, entityIndexes: Set(family.map(\.index)),
