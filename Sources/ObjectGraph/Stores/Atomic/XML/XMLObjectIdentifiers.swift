@@ -4,15 +4,26 @@
 /// XML ids are unique in a file, while primary keys are unique per inheritance tree: when
 /// objects of two trees share a key (new objects of two trees saved in one session), the tree
 /// listed first in the model keeps it and the others get new numbers after every key in use.
-/// Those objects' URIs change when the file is next read; all others stay.
+/// Their keys are kept in the metadata entry ``keysEntry`` (`{"z110": "Team/p1", …}`), which
+/// Core Data ignores and carries along, so their URIs are stable too; the next write gives them
+/// the same numbers again.
 struct XMLObjectIdentifiers {
+    /// The metadata entry holding the keys of objects whose id is not `z<key>`.
+    static let keysEntry = "ObjectGraphXMLObjectKeys"
+
     /// The number written for each object.
     private(set) var numberByID: [ObjectID: Int64] = [:]
     /// The largest number written, or the largest key ever handed out, whichever is larger:
     /// `<nextObjectID>`.
     private(set) var lastNumber: Int64 = 0
+    /// The key of each object whose number is not its key, by id (`z110` → 1).
+    private(set) var displacedKeys: [String: PropertyListValue] = [:]
 
-    init(rows: [StoreRow], nextKeys: [Int: Int64], schema: ModelSchema) {
+    /// Numbers `rows`; `previous` is the ``keysEntry`` of the file read, if any.
+    init(
+        rows: [StoreRow], nextKeys: [Int: Int64], schema: ModelSchema,
+        previous: PropertyListValue?
+    ) {
         numberByID.reserveCapacity(rows.count)
         var largest: Int64 = 0
         for key in nextKeys.values { largest = max(largest, key - 1) }
@@ -36,9 +47,33 @@ struct XMLObjectIdentifiers {
             }
             numberByID[row.id] = key
         }
+        var preferred: [String: Int64] = [:]
+        if case .dictionary(let entries)? = previous {
+            for (id, value) in entries {
+                guard case .string(let path) = value, let number = XMLStoreReader.key(of: id)
+                else { continue }
+                preferred[path] = number
+            }
+        }
+        var fresh: [StoreRow] = []
         for row in displaced {
+            guard case .permanent(let key) = row.id.key,
+                let number = preferred["\(row.id.entityName)/p\(key)"],
+                claimed.insert(number).inserted
+            else {
+                fresh.append(row)
+                continue
+            }
+            numberByID[row.id] = number
+            displacedKeys["z\(number)"] = .string("\(row.id.entityName)/p\(key)")
+        }
+        largest = max(largest, claimed.max() ?? 0)
+        for row in fresh {
             largest += 1
             numberByID[row.id] = largest
+            if case .permanent(let key) = row.id.key {
+                displacedKeys["z\(largest)"] = .string("\(row.id.entityName)/p\(key)")
+            }
         }
         lastNumber = largest
     }

@@ -7,7 +7,11 @@ struct XMLStoreReader {
     /// One `<object>` as read, before relationships are resolved.
     private struct ObjectRecord {
         var entityIndex: Int
-        var key: Int64
+        /// The `N` of `id="zN"`.
+        var number: Int64
+        /// The primary key: `N`, or the key the metadata's ``XMLObjectIdentifiers/keysEntry``
+        /// gives.
+        var key: Int64 = 0
         var line: Int
         var values: [StoredValue]
         var references: [Reference] = []
@@ -66,12 +70,12 @@ struct XMLStoreReader {
                         reader, uuid: &uuid, nextObjectID: &nextObjectID, metadata: &metadataText)
                 case "object":
                     let record = try readObject(reader)
-                    if let earlier = recordByKey[record.key] {
+                    if let earlier = recordByKey[record.number] {
                         throw reader.failure(
-                            "the id z\(record.key) is used twice (first on line "
+                            "the id z\(record.number) is used twice (first on line "
                                 + "\(records[earlier].line))", line: record.line)
                     }
-                    recordByKey[record.key] = records.count
+                    recordByKey[record.number] = records.count
                     records.append(record)
                 default:
                     throw reader.failure("unexpected element <\(reader.name)> in <database>")
@@ -91,9 +95,11 @@ struct XMLStoreReader {
             throw StoreError.corruptMetadata(path: path, reason: "<databaseInfo> has no <UUID>")
         }
         let metadata = try readMetadata(metadataText, uuid: uuid)
-        let rows = try resolve(records, recordByKey: recordByKey, uuid: uuid)
+        let keys = metadata.additionalEntries[XMLObjectIdentifiers.keysEntry]
         var maximum = nextObjectID
-        for record in records { maximum = max(maximum, record.key) }
+        for record in records { maximum = max(maximum, record.number) }
+        assignKeys(&records, keys: keys, largest: &maximum)
+        let rows = try resolve(records, recordByKey: recordByKey, uuid: uuid)
         var nextKeys: [Int: Int64] = [:]
         for entity in schema.entities where entity.parentIndex == nil {
             nextKeys[entity.index] = maximum + 1
@@ -183,7 +189,7 @@ struct XMLStoreReader {
             throw reader.failure("the id '\(id)' is not z followed by a positive number")
         }
         var record = ObjectRecord(
-            entityIndex: entityIndex, key: key, line: line,
+            entityIndex: entityIndex, number: key, line: line,
             values: entity.properties.map { property in
                 switch property {
                 case .attribute: return .value(.null)
@@ -281,6 +287,61 @@ struct XMLStoreReader {
 
     // MARK: - Resolving
 
+    /// Gives every record its primary key: `N` of `zN`, or the key `keys` names for it when that
+    /// key is free in its inheritance tree (else `N` when free, else a new key).
+    private func assignKeys(
+        _ records: inout [ObjectRecord], keys: PropertyListValue?, largest: inout Int64
+    ) {
+        // "z110" → ("Team", 1)
+        var mapped: [String: (entity: String, key: Int64)] = [:]
+        if case .dictionary(let entries)? = keys {
+            for (id, value) in entries {
+                guard case .string(let path) = value else { continue }
+                let parts = path.split(separator: "/")
+                guard parts.count == 2, parts[1].hasPrefix("p"),
+                    let key = Int64(parts[1].dropFirst()), key > 0
+                else { continue }
+                mapped[id] = (String(parts[0]), key)
+            }
+        }
+        let rootOf = schema.entities.map { schema.root(of: $0).index }
+        var used = Set<RootKey>()
+        var pending: [Int] = []
+        for index in records.indices {
+            if !mapped.isEmpty, mapped["z\(records[index].number)"] != nil {
+                pending.append(index)
+                continue
+            }
+            records[index].key = records[index].number
+            used.insert(RootKey(root: rootOf[records[index].entityIndex], key: records[index].number))
+        }
+        for index in pending {
+            let root = rootOf[records[index].entityIndex]
+            var wanted = records[index].number
+            if let entry = mapped["z\(records[index].number)"],
+                entry.entity == schema.entities[records[index].entityIndex].name
+            {
+                wanted = entry.key
+            }
+            for candidate in [wanted, records[index].number]
+            where used.insert(RootKey(root: root, key: candidate)).inserted {
+                records[index].key = candidate
+                break
+            }
+            if records[index].key == 0 {
+                largest += 1
+                records[index].key = largest
+                used.insert(RootKey(root: root, key: largest))
+            }
+            largest = max(largest, records[index].key)
+        }
+    }
+
+    private struct RootKey: Hashable {
+        var root: Int
+        var key: Int64
+    }
+
     private func resolve(_ records: [ObjectRecord], recordByKey: [Int64: Int], uuid: String)
         throws -> [StoreRow]
     {
@@ -304,7 +365,8 @@ struct XMLStoreReader {
                         throw StoreError.cannotOpen(
                             path: path,
                             reason: "line \(reference.line): '\(relationship.relationship.name)' "
-                                + "of z\(record.key) refers to z\(key), which is not in the file")
+                                + "of z\(record.number) refers to z\(key), which is not in the "
+                                + "file")
                     }
                     let target = records[index]
                     if let destination = relationship.destinationIndex,
@@ -315,7 +377,7 @@ struct XMLStoreReader {
                         throw StoreError.cannotOpen(
                             path: path,
                             reason: "line \(reference.line): '\(relationship.relationship.name)' "
-                                + "of z\(record.key) refers to z\(key), a "
+                                + "of z\(record.number) refers to z\(key), a "
                                 + "\(schema.entities[target.entityIndex].name), not a "
                                 + "\(schema.entities[destination].name)")
                     }

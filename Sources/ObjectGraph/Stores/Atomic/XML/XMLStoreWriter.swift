@@ -16,7 +16,8 @@ struct XMLStoreWriter {
     /// The document for `contents`.
     func write(_ contents: AtomicStoreContents) throws -> Data {
         let identifiers = XMLObjectIdentifiers(
-            rows: contents.rows, nextKeys: contents.nextKeys, schema: schema)
+            rows: contents.rows, nextKeys: contents.nextKeys, schema: schema,
+            previous: contents.metadata.additionalEntries[XMLObjectIdentifiers.keysEntry])
         var output = Self.header
         output.reserveCapacity(contents.rows.count * 400)
         output += "<database>\n    <databaseInfo>\n"
@@ -26,9 +27,10 @@ struct XMLStoreWriter {
         output += "</UUID>\n"
         output += "        <nextObjectID>\(identifiers.lastNumber)</nextObjectID>\n"
         output += "        <metadata>\n"
-        let entries: [String: PropertyListValue]
         do {
-            entries = try XMLPropertyListWriter.entries(of: contents.metadata)
+            var entries = try XMLPropertyListWriter.entries(of: contents.metadata)
+            entries[XMLObjectIdentifiers.keysEntry] =
+                identifiers.displacedKeys.isEmpty ? nil : .dictionary(identifiers.displacedKeys)
             try XMLPropertyListWriter.append(entries, indent: 12, to: &output)
         } catch {
             throw ObjectGraphError.store("the store metadata cannot be written as XML: \(error)")

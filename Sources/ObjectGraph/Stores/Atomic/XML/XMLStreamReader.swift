@@ -124,8 +124,14 @@ final class XMLStreamReader {
     /// Whether the current element is written `<name/>` (no end element follows).
     var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
 
-    /// The line of the current node.
-    var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    /// The line of the current node (where the parser is, when the node has none).
+    var line: Int {
+        if let node = xmlTextReaderCurrentNode(reader) {
+            let line = Int(xmlGetLineNo(node))
+            if line > 0 { return line }
+        }
+        return Int(xmlTextReaderGetParserLineNumber(reader))
+    }
 
     /// The value of the current element's attribute `name`.
     func attribute(_ name: String) -> String? {
