@@ -43,7 +43,8 @@ struct XMLStoreCorpusTests {
             Attribute("autogenerateExpression", type: .boolean),
         ]
         entity.relationships = [
-            Relationship("mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings"),
+            Relationship(
+                "mappingModel", destination: "XDDevMappingModel", inverse: "entityMappings"),
             Relationship(
                 "attributeMappings", destination: "XDDevAttributeMapping", toMany: true,
                 inverse: "entityMapping", deleteRule: .cascade),
@@ -114,8 +115,9 @@ struct XMLStoreCorpusTests {
             let byID = Dictionary(uniqueKeysWithValues: contents.rows.map { ($0.id, $0) })
             for row in contents.rows {
                 #expect(row.id.storeIdentifier == contents.metadata.storeUUID)
-                for name in ["entityMappings", "attributeMappings", "mappingModel", "entityMapping"]
-                {
+                for name in [
+                    "entityMappings", "attributeMappings", "mappingModel", "entityMapping",
+                ] {
                     for target in Self.targets(row, name, schema) {
                         let other = try #require(byID[target])
                         let inverse = [

@@ -12,21 +12,24 @@ struct XMLStoreInputTests {
     static let team = """
             <object type="TEAM" id="z102">
                 <attribute name="name" type="string">Red</attribute>
-                <relationship name="members" type="0/0" destination="PERSON" idrefs="z103 z104"></relationship>
+                <relationship name="members" type="0/0" destination="PERSON"
+                    idrefs="z103 z104"></relationship>
             </object>
         """
     static let person = """
             <object type="PERSON" id="z103">
                 <attribute name="name" type="string">Ada</attribute>
                 <attribute name="age" type="int16">36</attribute>
-                <relationship name="team" type="1/1" destination="TEAM" idrefs="z102"></relationship>
+                <relationship name="team" type="1/1" destination="TEAM"
+                    idrefs="z102"></relationship>
             </object>
         """
     static let player = """
             <object type="PLAYER" id="z104">
                 <attribute name="name" type="string">Bob</attribute>
                 <attribute name="number" type="int32">7</attribute>
-                <relationship name="team" type="1/1" destination="TEAM" idrefs="z102"></relationship>
+                <relationship name="team" type="1/1" destination="TEAM"
+                    idrefs="z102"></relationship>
             </object>
         """
 
@@ -111,10 +114,14 @@ struct XMLStoreInputTests {
         #expect(player.values[number] == .value(.integer(7)))
         let team = try #require(contents.rows.first { $0.id.entityName == "Team" })
         let members = try #require(Self.schema.entities[team.entityIndex].positionByName["members"])
-        #expect(team.values[members] == .toMany([
-            ObjectID(entityName: "Person", storeIdentifier: contents.metadata.storeUUID, key: .permanent(103)),
-            player.id,
-        ]))
+        #expect(
+            team.values[members]
+                == .toMany([
+                    ObjectID(
+                        entityName: "Person", storeIdentifier: contents.metadata.storeUUID,
+                        key: .permanent(103)),
+                    player.id,
+                ]))
     }
 
     @Test("a store written with only one side of its relationships gets both sides")
@@ -127,8 +134,10 @@ struct XMLStoreInputTests {
         let person = """
                 <object type="PERSON" id="z103">
                     <attribute name="name" type="string">Ada</attribute>
-                    <relationship name="team" type="1/1" destination="TEAM" idrefs="z102"></relationship>
-                    <relationship name="spouse" type="1/1" destination="PERSON" idrefs="z104"></relationship>
+                    <relationship name="team" type="1/1" destination="TEAM"
+                        idrefs="z102"></relationship>
+                    <relationship name="spouse" type="1/1" destination="PERSON"
+                        idrefs="z104"></relationship>
                 </object>
             """
         let player = """
@@ -138,7 +147,8 @@ struct XMLStoreInputTests {
             """
         let club = """
                 <object type="CLUB" id="z105">
-                    <relationship name="members" type="0/0" destination="PERSON" idrefs="z103 z104"></relationship>
+                    <relationship name="members" type="0/0" destination="PERSON"
+                        idrefs="z103 z104"></relationship>
                 </object>
             """
         let contents = try Self.read(Self.document([team, person, player, club]))
@@ -181,14 +191,16 @@ struct XMLStoreInputTests {
         Self.failure("{\"database\": []}")
         Self.failure("<")
         Self.failure("   ")
-        #expect(Self.failure("<?xml version=\"1.0\"?><plist><dict/></plist>").contains("<database>"))
+        #expect(
+            Self.failure("<?xml version=\"1.0\"?><plist><dict/></plist>").contains("<database>"))
         #expect(Self.failure("<database/>").contains("UUID"))
         Self.failure("<database><object type=\"TEAM\" id=\"z1\"></database>")
         Self.failure("<database>text</database>")
         Self.failure(Self.document().replacingOccurrences(of: "<databaseInfo>", with: "<info>"))
         // Elements nested deeper than any store needs.
         let deep = String(repeating: "<a>", count: 5000) + String(repeating: "</a>", count: 5000)
-        Self.failure("<database><databaseInfo><metadata>\(deep)</metadata></databaseInfo></database>")
+        Self.failure(
+            "<database><databaseInfo><metadata>\(deep)</metadata></databaseInfo></database>")
     }
 
     @Test("unknown entities and properties are refused with their line")
@@ -200,10 +212,11 @@ struct XMLStoreInputTests {
         let unknownProperty = Self.person.replacingOccurrences(of: "\"age\"", with: "\"height\"")
         let second = Self.failure(Self.document([Self.team, unknownProperty, Self.player]))
         #expect(second.contains("height"))
-        #expect(second.contains("line 26"), "\(second)")
+        #expect(second.contains("line 27"), "\(second)")
         let misplaced = Self.person.replacingOccurrences(
-            of: "<relationship name=\"team\"", with: "<attribute name=\"team\"")
-            .replacingOccurrences(of: "></relationship>", with: "></attribute>")
+            of: "<relationship name=\"team\"", with: "<attribute name=\"team\""
+        )
+        .replacingOccurrences(of: "></relationship>", with: "></attribute>")
         #expect(
             Self.failure(Self.document([Self.team, misplaced, Self.player]))
                 .contains("relationship"))
@@ -251,12 +264,14 @@ struct XMLStoreInputTests {
             doctype: "<!DOCTYPE database [<!ENTITY x \"boom\">]>")
         #expect(Self.failure(internalEntity).contains("entity declarations"))
         let external = Self.document(
-            doctype: "<!DOCTYPE database [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>")
-            .replacingOccurrences(of: ">Red<", with: ">&xxe;<")
+            doctype: "<!DOCTYPE database [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>"
+        )
+        .replacingOccurrences(of: ">Red<", with: ">&xxe;<")
         #expect(Self.failure(external).contains("line 2"))
         var laughs = "<!DOCTYPE database [<!ENTITY a \"lol\">"
         for level in 1...9 {
-            laughs += "<!ENTITY \(Character(UnicodeScalar(97 + level) ?? "z")) \""
+            laughs +=
+                "<!ENTITY \(Character(UnicodeScalar(97 + level) ?? "z")) \""
                 + String(repeating: "&\(Character(UnicodeScalar(96 + level) ?? "y"));", count: 10)
                 + "\">"
         }
@@ -270,7 +285,8 @@ struct XMLStoreInputTests {
         defer { TestSupport.removeTemporaryFolder(folder) }
         let dtd = folder.appendingPathComponent("Evil.dtd")
         try Data("<!ENTITY % broken \"".utf8).write(to: dtd)
-        let pointing = Self.document(doctype: "<!DOCTYPE database SYSTEM \"\(dtd.absoluteString)\">")
+        let pointing = Self.document(
+            doctype: "<!DOCTYPE database SYSTEM \"\(dtd.absoluteString)\">")
         #expect(try Self.read(pointing).rows.count == 3)
         let network = Self.document(
             doctype: "<!DOCTYPE database SYSTEM \"http://127.0.0.1:9/CoreData.dtd\">")

@@ -32,7 +32,8 @@ struct XMLStoreScaleTests {
                 case "age": return .value(.integer(Int64(index % 100)))
                 case "email": return .value(.string("p\(index)@example.com"))
                 case "born":
-                    return .value(.date(Date(timeIntervalSinceReferenceDate: Double(index) * 3600.5)))
+                    return .value(
+                        .date(Date(timeIntervalSinceReferenceDate: Double(index) * 3600.5)))
                 case "score": return .value(.double(Double(index) / 7))
                 case "team": return .toOne(id(teamEntity, team + 1))
                 case "spouse": return .toOne(nil)

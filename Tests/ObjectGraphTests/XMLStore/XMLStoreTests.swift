@@ -114,7 +114,10 @@ struct XMLStoreTests {
         #expect(try a.object(for: "spouse") === b)
         #expect(try b.object(for: "spouse") === a)
         #expect(try a.object(for: "team") === red)
-        #expect(Set(try a.objects(for: "clubs").compactMap { $0["title"] as String? }) == ["Chess", "Go"])
+        #expect(
+            Set(try a.objects(for: "clubs").compactMap { $0["title"] as String? }) == [
+                "Chess", "Go",
+            ])
         #expect(try c.objects(for: "clubs").compactMap { $0["title"] as String? } == ["Chess"])
         #expect(try b.objects(for: "clubs").isEmpty)
     }
@@ -152,7 +155,8 @@ struct XMLStoreTests {
         #expect(try again.existingObject(with: later[0])["name"] as String? == "Q")
         // Saving again keeps every object's id in the file.
         let after = try Data(contentsOf: url)
-        let idsBefore = Self.matches(of: #"(id="z\d+")"#, in: String(decoding: before, as: UTF8.self))
+        let idsBefore = Self.matches(
+            of: #"(id="z\d+")"#, in: String(decoding: before, as: UTF8.self))
         let idsAfter = Self.matches(of: #"(id="z\d+")"#, in: String(decoding: after, as: UTF8.self))
         #expect(idsBefore == idsAfter)
     }
@@ -172,7 +176,8 @@ struct XMLStoreTests {
         }
         let context = try Self.open(url)
         #expect(try context.count(for: FetchRequest(entityName: "Club")) == 1)
-        #expect(try context.existingObject(with: try #require(ids["B"]))["name"] as String? == "Bea")
+        #expect(
+            try context.existingObject(with: try #require(ids["B"]))["name"] as String? == "Bea")
         let a = try context.existingObject(with: try #require(ids["A"]))
         #expect(try a.objects(for: "clubs").compactMap { $0["title"] as String? } == ["Go"])
     }
@@ -207,19 +212,28 @@ struct XMLStoreTests {
         #expect(text.contains("<object type=\"PLAYER\" id=\"z"))
         #expect(text.contains("<attribute name=\"i16\" type=\"int16\">-7</attribute>"))
         #expect(text.contains("<attribute name=\"flag\" type=\"bool\">1</attribute>"))
-        #expect(text.contains("<attribute name=\"id\" type=\"uuid\">\(Self.uuid.uuidString)</attribute>"))
         #expect(
             text.contains(
-                "<attribute name=\"when\" type=\"date\">259257125.71128600835800170898</attribute>"))
+                "<attribute name=\"id\" type=\"uuid\">\(Self.uuid.uuidString)</attribute>"))
+        #expect(
+            text.contains(
+                "<attribute name=\"when\" type=\"date\">259257125.71128600835800170898</attribute>")
+        )
         #expect(text.contains("<attribute name=\"flt\" type=\"float\">1.5</attribute>"))
         #expect(
-            text.contains("<attribute name=\"link\" type=\"uri\">https://example.com/a?b=c&amp;d=e"))
+            text.contains("<attribute name=\"link\" type=\"uri\">https://example.com/a?b=c&amp;d=e")
+        )
         #expect(text.contains("héllo \"world\" &lt;&amp;&gt; ' \t&#13;\n ⭐️ ]]&gt; end"))
         #expect(text.contains(" type=\"0/0\" destination=\"PERSON\" idrefs=\"z"))
-        #expect(text.contains("<relationship name=\"badges\" type=\"0/0\" destination=\"BADGE\"></relationship>"))
+        #expect(
+            text.contains(
+                "<relationship name=\"badges\" type=\"0/0\" destination=\"BADGE\"></relationship>"))
         #expect(text.contains("<relationship name=\"spouse\" type=\"1/1\" destination=\"PERSON\""))
         // Base64 in 76-character lines, as Apple writes binary attributes.
-        #expect(text.contains("type=\"binary\">AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4\n"))
+        #expect(
+            text.contains(
+                "type=\"binary\">AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g"
+                    + "ISIjJCUmJygpKissLS4vMDEyMzQ1Njc4\n"))
         // Nil attributes are not written; transient ones never.
         #expect(!text.contains("name=\"memo\""))
         for line in lines.dropFirst(3) where !line.isEmpty {

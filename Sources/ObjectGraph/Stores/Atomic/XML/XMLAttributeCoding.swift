@@ -55,7 +55,7 @@ enum XMLAttributeCoding {
             guard case .real(let number) = stored else { break }
             return String(Float(number))
         case (.date, .date(let date)):
-            return String(format: "%.20f", date.timeIntervalSinceReferenceDate)
+            return dateText(date.timeIntervalSinceReferenceDate)
         case (.binary, .data(let bytes)), (.transformable, .data(let bytes)):
             return bytes.base64EncodedString(options: .lineLength76Characters)
                 .replacingOccurrences(of: "\r\n", with: "\n")
@@ -75,31 +75,75 @@ enum XMLAttributeCoding {
     /// The value an attribute of type `type` holds when its text is `text`.
     /// - Throws: a one-sentence reason when the text is not a value of the type.
     static func value(from text: String, type: AttributeType) throws(ValueCodingError) -> Value {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch type {
         case .string:
             return .string(text)
         case .binary, .transformable:
-            guard let bytes = Data(base64Encoded: trimmed, options: .ignoreUnknownCharacters)
-            else {
+            guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
                 throw ValueCodingError(attributeType: type, "the text is not base64")
             }
             return .data(bytes)
-        case .float:
-            guard let number = Float(trimmed) else {
-                throw ValueCodingError(attributeType: type, "'\(clip(trimmed))' is not a number")
+        default:
+            break
+        }
+        let trimmed = trim(text)
+        let result: Value?
+        switch type {
+        case .integer16, .integer32, .integer64:
+            if let number = Int64(trimmed), type.integerRange?.contains(number) ?? false {
+                result = .integer(number)
+            } else {
+                result = nil
             }
-            return .double(Double(number))
+        case .boolean:
+            switch trimmed {
+            case "1", "true", "TRUE", "True", "YES", "yes": result = .bool(true)
+            case "0", "false", "FALSE", "False", "NO", "no": result = .bool(false)
+            default: result = nil
+            }
+        case .double: result = Double(trimmed).map { .double($0) }
+        case .float: result = Float(trimmed).map { .double(Double($0)) }
+        case .date:
+            result = Double(trimmed).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
         case .undefined, .objectID, .composite, .unknown:
             throw ValueCodingError(attributeType: type, "\(type) attributes cannot be stored")
         default:
-            do {
-                return try ValueCoding.value(from: .text(trimmed), type: type)
-            } catch {
-                throw ValueCodingError(
-                    attributeType: type, "'\(clip(trimmed))' is not a value of type \(type)")
-            }
+            result = try? ValueCoding.value(from: .text(String(trimmed)), type: type)
         }
+        guard let result else {
+            throw ValueCodingError(
+                attributeType: type, "'\(clip(String(trimmed)))' is not a value of type \(type)")
+        }
+        return result
+    }
+
+    /// Seconds with 20 decimals, as Apple writes dates (`259257125.71128600835800170898`).
+    static func dateText(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return String(seconds) }
+        var buffer = [CChar](repeating: 0, count: 400)
+        let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
+            withVaList([seconds]) { vsnprintf(pointer.baseAddress, pointer.count, "%.20f", $0) }
+        }
+        guard count > 0, Int(count) < buffer.count else {
+            return String(format: "%.20f", seconds)
+        }
+        return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `text` without leading and trailing spaces, tabs and line breaks.
+    static func trim(_ text: String) -> Substring {
+        let bytes = text.utf8
+        var lower = bytes.startIndex
+        var upper = bytes.endIndex
+        while lower < upper, isSpace(bytes[lower]) { lower = bytes.index(after: lower) }
+        while upper > lower, isSpace(bytes[bytes.index(before: upper)]) {
+            upper = bytes.index(before: upper)
+        }
+        return text[lower..<upper]
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
     /// At most 40 characters of `text`, for messages.

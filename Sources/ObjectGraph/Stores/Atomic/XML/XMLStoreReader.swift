@@ -45,7 +45,13 @@ struct XMLStoreReader {
                 path: path,
                 reason: "line \(line): entity declarations are not allowed in an XML store")
         }
-        let reader = try XMLStreamReader(data, path: path)
+        return try data.withUnsafeBytes { bytes in
+            try read(XMLStreamReader(bytes: bytes, path: path))
+        }
+    }
+
+    /// Reads the document `reader` is at the start of.
+    private func read(_ reader: XMLStreamReader) throws -> AtomicStoreContents {
         var uuid: String?
         var nextObjectID: Int64 = 0
         var metadataText: String?
@@ -313,7 +319,8 @@ struct XMLStoreReader {
                 continue
             }
             records[index].key = records[index].number
-            used.insert(RootKey(root: rootOf[records[index].entityIndex], key: records[index].number))
+            used.insert(
+                RootKey(root: rootOf[records[index].entityIndex], key: records[index].number))
         }
         for index in pending {
             let root = rootOf[records[index].entityIndex]

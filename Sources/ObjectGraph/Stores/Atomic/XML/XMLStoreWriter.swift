@@ -36,11 +36,11 @@ struct XMLStoreWriter {
             throw ObjectGraphError.store("the store metadata cannot be written as XML: \(error)")
         }
         output += "        </metadata>\n    </databaseInfo>\n"
-        let ordered = contents.rows.sorted {
-            (identifiers.numberByID[$0.id] ?? 0) < (identifiers.numberByID[$1.id] ?? 0)
-        }
-        for row in ordered {
-            try append(row, identifiers: identifiers, to: &output)
+        let ordered = contents.rows.indices.map { index in
+            (number: identifiers.numberByID[contents.rows[index].id] ?? 0, index: index)
+        }.sorted { $0.number < $1.number }
+        for (_, index) in ordered {
+            try append(contents.rows[index], identifiers: identifiers, to: &output)
         }
         output += "</database>\n"
         return Data(output.utf8)
@@ -56,10 +56,12 @@ struct XMLStoreWriter {
         }
         let entity = schema.entities[row.entityIndex]
         output += "    <object type=\""
-        try escape(entity.name.uppercased(), into: &output, context: "an entity name", attribute: true)
+        try escape(
+            entity.name.uppercased(), into: &output, context: "an entity name", attribute: true)
         output += "\" id=\"\(id)\">\n"
         for (position, property) in entity.properties.enumerated() where !property.isTransient {
-            let stored: StoredValue = row.values.indices.contains(position)
+            let stored: StoredValue =
+                row.values.indices.contains(position)
                 ? row.values[position] : .value(.null)
             switch property {
             case .attribute(let attribute):
@@ -89,7 +91,8 @@ struct XMLStoreWriter {
                 case .value: targets = []
                 }
                 output += "        <relationship name=\""
-                try escape(relationship.relationship.name.lowercased(), into: &output, attribute: true)
+                try escape(
+                    relationship.relationship.name.lowercased(), into: &output, attribute: true)
                 output += relationship.isToMany ? "\" type=\"0/0\"" : "\" type=\"1/1\""
                 output += " destination=\""
                 try escape(
@@ -122,10 +125,10 @@ struct XMLStoreWriter {
         do {
             try XMLTextEscaping.append(text, to: &output, inAttribute: attribute)
         } catch {
-            let code = String(error.scalar.value, radix: 16, uppercase: true)
+            var code = String(error.scalar.value, radix: 16, uppercase: true)
+            while code.count < 4 { code = "0" + code }
             throw ObjectGraphError.store(
-                "\(context) holds the character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code), "
-                    + "which an XML 1.0 file cannot hold")
+                "\(context) holds the character U+\(code), which an XML 1.0 file cannot hold")
         }
     }
 }

@@ -30,37 +30,31 @@ final class XMLStreamReader {
     private let reader: xmlTextReaderPtr
     private let errors: ReaderErrorBox
     private let retainedErrors: Unmanaged<ReaderErrorBox>
-    /// Keeps the bytes alive while libxml2 reads them.
-    private let bytes: UnsafeMutableRawBufferPointer
 
     private static let initialized: Bool = {
         xmlInitParser()
         return true
     }()
 
-    /// Starts reading `data`; `path` names the file in errors.
-    init(_ data: Data, path: String) throws {
+    /// Starts reading `bytes`, which must stay valid as long as the reader is used (the reader
+    /// does not copy them); `path` names the file in errors.
+    init(bytes: UnsafeRawBufferPointer, path: String) throws {
         _ = Self.initialized
         self.path = path
-        guard data.count < Int(Int32.max) else {
+        guard bytes.count < Int(Int32.max) else {
             throw StoreError.cannotOpen(path: path, reason: "the file is too large for XML")
         }
-        let copy = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: max(data.count, 1), alignment: 1)
-        _ = data.copyBytes(to: copy.bindMemory(to: UInt8.self))
         let options =
             Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOERROR.rawValue)
             | Int32(XML_PARSE_NOWARNING.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
             | Int32(XML_PARSE_HUGE.rawValue)
-        guard let base = copy.baseAddress,
+        guard let base = bytes.baseAddress,
             let reader = xmlReaderForMemory(
-                base.assumingMemoryBound(to: CChar.self), Int32(data.count), nil, nil, options)
+                base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, nil, options)
         else {
-            copy.deallocate()
             throw StoreError.cannotOpen(path: path, reason: "cannot create an XML reader")
         }
         self.reader = reader
-        bytes = copy
         errors = ReaderErrorBox()
         retainedErrors = Unmanaged.passRetained(errors)
         xmlTextReaderSetStructuredErrorHandler(
@@ -79,7 +73,6 @@ final class XMLStreamReader {
     deinit {
         xmlFreeTextReader(reader)
         retainedErrors.release()
-        bytes.deallocate()
     }
 
     /// Moves to the next node; `false` at the end of the document.

@@ -9,9 +9,9 @@ enum XMLTextEscaping {
     }
 
     /// Appends `text`, escaped for element content (or an attribute value), to `output`.
-    static func append(_ text: String, to output: inout String, inAttribute: Bool = false) throws(
-        UnrepresentableCharacter
-    ) {
+    static func append(_ text: String, to output: inout String, inAttribute: Bool = false)
+        throws(UnrepresentableCharacter)
+    {
         if !needsWork(text) {
             output += text
             return
