@@ -197,6 +197,9 @@ struct XMLStoreInputTests {
         Self.failure("<database><object type=\"TEAM\" id=\"z1\"></database>")
         Self.failure("<database>text</database>")
         Self.failure(Self.document().replacingOccurrences(of: "<databaseInfo>", with: "<info>"))
+        let huge = Self.document().replacingOccurrences(
+            of: "<nextObjectID>104", with: "<nextObjectID>9223372036854775807")
+        #expect(Self.failure(huge).contains("nextObjectID"))
         // Elements nested deeper than any store needs.
         let deep = String(repeating: "<a>", count: 5000) + String(repeating: "</a>", count: 5000)
         Self.failure(
@@ -245,6 +248,7 @@ struct XMLStoreInputTests {
             ("id=\"z102\"", "id=\"z103\"", "twice"),
             ("id=\"z102\"", "id=\"z0\"", "z0"),
             ("id=\"z102\"", "id=\"z99999999999999999999\"", "z9999"),
+            ("id=\"z102\"", "id=\"z9223372036854775807\"", "z9223372036854775807"),
         ]
         for (from, to, expected) in cases {
             let team = Self.team.replacingOccurrences(of: from, with: to)

@@ -127,7 +127,8 @@ enum XMLAttributeCoding {
         guard count > 0, Int(count) < buffer.count else {
             return String(format: "%.20f", seconds)
         }
-        return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let bytes = buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `text` without leading and trailing spaces, tabs and line breaks.

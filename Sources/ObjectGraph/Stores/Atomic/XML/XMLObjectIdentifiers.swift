@@ -11,8 +11,17 @@ struct XMLObjectIdentifiers {
     /// The metadata entry holding the keys of objects whose id is not `z<key>`.
     static let keysEntry = "ObjectGraphXMLObjectKeys"
 
-    /// The number written for each object.
-    private(set) var numberByID: [ObjectID: Int64] = [:]
+    /// An object by entity index and primary key (cheaper to hash than an ``ObjectID``).
+    private struct Identity: Hashable {
+        var entity: Int
+        var key: Int64
+    }
+
+    /// The number written for each object with a permanent ID.
+    private var numbers: [Identity: Int64] = [:]
+    /// The number written for other objects (none in a saved store).
+    private var otherNumbers: [ObjectID: Int64] = [:]
+    private let entityIndexByName: [String: Int]
     /// The largest number written, or the largest key ever handed out, whichever is larger:
     /// `<nextObjectID>`.
     private(set) var lastNumber: Int64 = 0
@@ -24,7 +33,10 @@ struct XMLObjectIdentifiers {
         rows: [StoreRow], nextKeys: [Int: Int64], schema: ModelSchema,
         previous: PropertyListValue?
     ) {
-        numberByID.reserveCapacity(rows.count)
+        var indexes: [String: Int] = [:]
+        for entity in schema.entities { indexes[entity.name] = entity.index }
+        entityIndexByName = indexes
+        numbers.reserveCapacity(rows.count)
         var largest: Int64 = 0
         for key in nextKeys.values { largest = max(largest, key - 1) }
         for row in rows {
@@ -45,7 +57,7 @@ struct XMLObjectIdentifiers {
                 displaced.append(row)
                 continue
             }
-            numberByID[row.id] = key
+            assign(key, to: row.id)
         }
         var preferred: [String: Int64] = [:]
         if case .dictionary(let entries)? = previous {
@@ -64,13 +76,13 @@ struct XMLObjectIdentifiers {
                 fresh.append(row)
                 continue
             }
-            numberByID[row.id] = number
+            assign(number, to: row.id)
             displacedKeys["z\(number)"] = .string("\(row.id.entityName)/p\(key)")
         }
         largest = max(largest, claimed.max() ?? 0)
         for row in fresh {
             largest += 1
-            numberByID[row.id] = largest
+            assign(largest, to: row.id)
             if case .permanent(let key) = row.id.key {
                 displacedKeys["z\(largest)"] = .string("\(row.id.entityName)/p\(key)")
             }
@@ -78,9 +90,25 @@ struct XMLObjectIdentifiers {
         lastNumber = largest
     }
 
+    /// The number `N` of `zN` written for `id`, or `nil` when the object is not in the file.
+    func number(of id: ObjectID) -> Int64? {
+        if case .permanent(let key) = id.key, let entity = entityIndexByName[id.entityName] {
+            return numbers[Identity(entity: entity, key: key)]
+        }
+        return otherNumbers[id]
+    }
+
     /// `z<N>` for `id`, or `nil` when the object is not in the file.
     func identifier(of id: ObjectID) -> String? {
-        numberByID[id].map { "z\($0)" }
+        number(of: id).map { "z" + String($0) }
+    }
+
+    private mutating func assign(_ number: Int64, to id: ObjectID) {
+        if case .permanent(let key) = id.key, let entity = entityIndexByName[id.entityName] {
+            numbers[Identity(entity: entity, key: key)] = number
+        } else {
+            otherNumbers[id] = number
+        }
     }
 
     /// Root entity first, then key, then entity: the order in which keys are claimed.

@@ -137,7 +137,8 @@ struct XMLStoreReader {
                 case "nextObjectID":
                     let text = try reader.elementText()
                         .trimmingCharacters(in: .whitespacesAndNewlines)
-                    guard let number = Int64(text), number >= 0 else {
+                    guard let number = Int64(text), number >= 0, number <= Self.maximumNumber
+                    else {
                         throw reader.failure("<nextObjectID> '\(text)' is not a number")
                     }
                     nextObjectID = number
@@ -283,9 +284,14 @@ struct XMLStoreReader {
         _ = try reader.elementText()
     }
 
+    /// The largest id number read (so that new keys after it never overflow).
+    static let maximumNumber: Int64 = 1 << 53
+
     /// `z102` → 102.
     static func key(of id: String) -> Int64? {
-        guard id.hasPrefix("z"), let number = Int64(id.dropFirst()), number > 0 else {
+        guard id.hasPrefix("z"), let number = Int64(id.dropFirst()), number > 0,
+            number <= maximumNumber
+        else {
             return nil
         }
         return number

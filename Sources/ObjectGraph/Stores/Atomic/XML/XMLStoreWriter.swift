@@ -37,7 +37,7 @@ struct XMLStoreWriter {
         }
         output += "        </metadata>\n    </databaseInfo>\n"
         let ordered = contents.rows.indices.map { index in
-            (number: identifiers.numberByID[contents.rows[index].id] ?? 0, index: index)
+            (number: identifiers.number(of: contents.rows[index].id) ?? 0, index: index)
         }.sorted { $0.number < $1.number }
         for (_, index) in ordered {
             try append(contents.rows[index], identifiers: identifiers, to: &output)
