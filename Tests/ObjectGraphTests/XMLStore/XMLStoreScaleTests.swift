@@ -81,6 +81,11 @@ struct XMLStoreScaleTests {
                 schema: schema)
         }
         try data.write(to: url)
+        var readRows = 0
+        let read = try clock.measure {
+            readRows = try XMLStoreFormat().read(data, path: url.path, schema: schema).rows.count
+        }
+        #expect(readRows == rows.count)
         var context: ManagedContext?
         let open = try clock.measure {
             let coordinator = StoreCoordinator(model: model)
@@ -98,8 +103,8 @@ struct XMLStoreScaleTests {
         try person.set("Renamed", for: "name")
         let save = try clock.measure { try loaded.save() }
         print(
-            "XML store, \(Self.objectCount) people: format write \(write), "
-                + "open (read + index) \(open), save \(save), file \(data.count) bytes")
+            "XML store, \(Self.objectCount) people: format write \(write), format read \(read), "
+                + "open (file + read + index) \(open), save \(save), file \(data.count) bytes")
         let again = try Data(contentsOf: url)
         #expect(again.count > data.count / 2)
         let reread = try XMLStoreFormat().read(again, path: url.path, schema: schema)

@@ -152,24 +152,32 @@ final class XMLStreamReader {
         throw failure("the document ends inside <\(elementName)>")
     }
 
-    /// The current element's subtree as XML text (for the metadata property list). Leaves the
-    /// reader on the element's end.
+    /// The current element's content as XML text (for the metadata property list): elements
+    /// (without their attributes) and escaped text, read node by node under the depth limit.
+    /// Leaves the reader on the element's end.
     func innerXML() throws -> String {
         if isEmptyElement { return "" }
-        guard let node = xmlTextReaderExpand(reader), let buffer = xmlBufferCreate() else {
-            throw parseFailure()
-        }
-        defer { xmlBufferFree(buffer) }
-        var child = node.pointee.children
-        while let current = child {
-            xmlNodeDump(buffer, xmlTextReaderCurrentDoc(reader), current, 0, 0)
-            child = current.pointee.next
-        }
-        let text = xmlBufferContent(buffer).map { String(cString: $0) } ?? ""
         let targetDepth = depth
         let elementName = name
+        var text = ""
         while try read() {
-            if kind == .endElement, depth == targetDepth { return text }
+            switch kind {
+            case .element:
+                text += isEmptyElement ? "<\(name)/>" : "<\(name)>"
+            case .endElement:
+                if depth == targetDepth { return text }
+                text += "</\(name)>"
+            case .text, .whitespace:
+                do {
+                    try XMLTextEscaping.append(value, to: &text)
+                } catch {
+                    throw failure("the metadata holds a character XML cannot hold")
+                }
+            case .entityReference:
+                throw failure("entity references are not allowed")
+            case .documentType, .other:
+                continue
+            }
         }
         throw failure("the document ends inside <\(elementName)>")
     }
