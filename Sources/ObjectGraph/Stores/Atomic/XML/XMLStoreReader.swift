@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads a whole Core Data XML store with the streaming reader: `<databaseInfo>` (UUID, next
 /// object ID, metadata property list), then every `<object>` with its `<attribute>` and
 /// `<relationship>` elements, resolved against the model.
@@ -39,7 +43,7 @@ struct XMLStoreReader {
         if data.isEmpty {
             throw StoreError.cannotOpen(path: path, reason: "the file is empty")
         }
-        if let offset = XMLTreeParser.firstEntityDeclaration(in: data) {
+        if let offset = Self.firstEntityDeclaration(in: data) {
             let line = data.prefix(offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw StoreError.cannotOpen(
                 path: path,
@@ -282,6 +286,32 @@ struct XMLStoreReader {
     private func skipContent(_ reader: XMLStreamReader) throws {
         if reader.isEmptyElement { return }
         _ = try reader.elementText()
+    }
+
+    /// The byte offset of the first `<!ENTITY` in `data`, if any (jumping from `<` to `<` with
+    /// `memchr`: fast on large files).
+    static func firstEntityDeclaration(in data: Data) -> Int? {
+        let needle = Array("<!ENTITY".utf8)
+        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            var offset = 0
+            while offset + needle.count <= bytes.count {
+                guard let found = memchr(base + offset, 0x3C, bytes.count - offset) else {
+                    return nil
+                }
+                let index = base.distance(to: UnsafeRawPointer(found))
+                guard index + needle.count <= bytes.count else { return nil }
+                var match = true
+                for k in 1..<needle.count where bytes[index + k] != needle[k] {
+                    match = false
+                    break
+                }
+                if match { return index }
+                offset = index + 1
+            }
+            return nil
+        }
     }
 
     /// The largest id number read (so that new keys after it never overflow).
