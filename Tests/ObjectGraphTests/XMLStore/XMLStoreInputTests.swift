@@ -239,7 +239,7 @@ struct XMLStoreInputTests {
     }
 
     @Test("bad ids and idrefs are refused")
-    func badReferences() {
+    func badReferences() throws {
         let cases: [(String, String, String)] = [
             ("idrefs=\"z103 z104\"", "idrefs=\"z103 z999\"", "z999"),
             ("idrefs=\"z103 z104\"", "idrefs=\"z103 z102\"", "Team"),
@@ -256,6 +256,14 @@ struct XMLStoreInputTests {
             #expect(message.contains(expected), "\(message)")
             #expect(message.contains("line "), "\(message)")
         }
+        // A key map naming a huge key is not trusted (new keys would overflow).
+        let mapped = Self.document().replacingOccurrences(
+            of: "<key>BuildNumber</key>",
+            with: "<key>ObjectGraphXMLObjectKeys</key><dict><key>z102</key>"
+                + "<string>Team/p9223372036854775807</string></dict><key>BuildNumber</key>")
+        let contents = try Self.read(mapped)
+        #expect(contents.rows.contains { $0.id.key == .permanent(102) })
+        #expect(contents.nextKeys.values.allSatisfy { $0 == 105 })
         let twoTeams = Self.person.replacingOccurrences(
             of: "idrefs=\"z102\"", with: "idrefs=\"z102 z104\"")
         #expect(
