@@ -179,6 +179,32 @@ struct XMLStoreInputTests {
         #expect(try Self.read(data.prefix(complete)).rows.count == 3)
     }
 
+    @Test("flipped bytes give a graph or a StoreError, never a crash")
+    func flippedBytes() {
+        let original = [UInt8](Self.document().utf8)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var refused = 0
+        for _ in 0..<2000 {
+            var bytes = original
+            for _ in 0..<(1 + next() % 3) {
+                bytes[next() % bytes.count] = UInt8(truncatingIfNeeded: next())
+            }
+            do {
+                _ = try Self.read(Data(bytes))
+            } catch let error as StoreError {
+                #expect("\(error)".hasPrefix(Self.path))
+                refused += 1
+            } catch {
+                Issue.record("not a StoreError: \(error)")
+            }
+        }
+        #expect(refused > 1000)
+    }
+
     @Test("garbage, other formats and wrong roots are refused")
     func garbage() throws {
         var generator = SystemRandomNumberGenerator()
