@@ -109,7 +109,9 @@ public final class ManagedContext {
         return typed
     }
 
-    func makeObject(entity: EntitySchema, id: ObjectID, isFault: Bool) -> ManagedObject {
+    func makeObject(
+        entity: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil
+    ) -> ManagedObject {
         let type: ManagedObject.Type
         if let known = classByEntity[entity.index] {
             type = known
@@ -117,7 +119,8 @@ public final class ManagedContext {
             type = classes.type(for: entity.entity) ?? ManagedObject.self
             classByEntity[entity.index] = type
         }
-        return type.init(ObjectCreation(schema: entity, id: id, context: self, isFault: isFault))
+        return type.init(
+            ObjectCreation(schema: entity, id: id, context: self, isFault: isFault, slots: slots))
     }
 
     // MARK: - Finding objects
@@ -168,11 +171,11 @@ public final class ManagedContext {
 
     /// Fills `object` with `row`'s values and marks them committed.
     func load(_ row: StoreRow, into object: ManagedObject) {
-        for (position, stored) in row.values.enumerated() where position < object.slots.count {
-            switch stored {
-            case .value(let value): object.slots[position] = .value(value)
-            case .toOne(let id): object.slots[position] = .toOneFault(id)
-            case .toMany(let ids): object.slots[position] = .toManyFault(ids)
+        if row.values.count == object.slots.count {
+            object.slots = Self.slots(of: row)
+        } else {
+            for (position, stored) in row.values.enumerated() where position < object.slots.count {
+                object.slots[position] = Self.slot(stored)
             }
         }
         object.version = row.version
@@ -190,11 +193,30 @@ public final class ManagedContext {
             return existing
         }
         let entity = schema.entities[row.entityIndex]
-        let object = makeObject(entity: entity, id: row.id, isFault: false)
+        let slots = row.values.count == entity.properties.count ? Self.slots(of: row) : nil
+        let object = makeObject(entity: entity, id: row.id, isFault: false, slots: slots)
         registry[row.id] = object
-        load(row, into: object)
+        if slots == nil {
+            load(row, into: object)
+        } else {
+            object.version = row.version
+            object.committed = object.slots
+        }
         object.awakeFromFetch()
         return object
+    }
+
+    /// The slots of a stored row (relationships as faults).
+    static func slots(of row: StoreRow) -> [Slot] {
+        row.values.map(slot)
+    }
+
+    static func slot(_ stored: StoredValue) -> Slot {
+        switch stored {
+        case .value(let value): return .value(value)
+        case .toOne(let id): return .toOneFault(id)
+        case .toMany(let ids): return .toManyFault(ids)
+        }
     }
 
     // MARK: - Discarding changes

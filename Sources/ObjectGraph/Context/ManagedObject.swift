@@ -52,7 +52,7 @@ open class ManagedObject {
         objectID = creation.id
         context = creation.context
         state = creation.isFault ? .fault : .loaded
-        slots = creation.schema.kinds.map { kind in
+        slots = creation.slots ?? creation.schema.kinds.map { kind in
             switch kind {
             case 0: return .value(.null)
             case 1: return .toOne(nil)
@@ -334,6 +334,8 @@ public struct ObjectCreation {
     let id: ObjectID
     let context: ManagedContext
     let isFault: Bool
+    /// The values, when known at creation (objects made from fetched rows).
+    var slots: [Slot]? = nil
 }
 
 extension ManagedObject: CustomStringConvertible {
