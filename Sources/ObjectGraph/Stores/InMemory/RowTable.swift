@@ -94,6 +94,22 @@ struct RowTable: Sendable {
         }
     }
 
+    /// Adds `rows` as they are (keeping keys and versions); keys continue after the largest.
+    mutating func importRows(_ rows: [StoreRow], schema: ModelSchema) {
+        for row in rows {
+            var stored = row
+            for (position, value) in stored.values.enumerated() where value == .toMany(nil) {
+                stored.values[position] = .toMany([])
+            }
+            rowsByID[row.id] = stored
+            guard case .permanent(let key) = row.id.key,
+                row.entityIndex >= 0, row.entityIndex < schema.entities.count
+            else { continue }
+            let root = schema.root(of: schema.entities[row.entityIndex]).index
+            nextKey[root] = max(nextKey[root] ?? 1, key + 1)
+        }
+    }
+
     static func key(_ id: ObjectID) -> Int64 {
         if case .permanent(let key) = id.key { return key }
         return 0
