@@ -50,7 +50,8 @@ struct BinaryCorruptionTests {
 
         /// Expects `bytes` to be refused with a store error naming the file.
         func expectRefused(
-            _ bytes: [UInt8], _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+            _ bytes: [UInt8], _ what: String,
+            sourceLocation: Testing.SourceLocation = #_sourceLocation
         ) -> StoreError? {
             let target = folder.appendingPathComponent("Damaged.objectgraph")
             guard let error = open(bytes) else {
