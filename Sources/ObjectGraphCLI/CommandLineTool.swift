@@ -15,6 +15,8 @@ public enum CommandLineTool {
             DescribeCommand.self,
             PredicateCommand.self,
             DefaultsCommand.self,
+            ConvertCommand.self,
+            StressSaveCommand.self,
         ]
     }
 
@@ -45,7 +47,7 @@ public enum CommandLineTool {
         var text =
             "OVERVIEW: ObjectGraph's command-line tool\n\nUSAGE: objectgraph <subcommand>\n\n"
         text += "SUBCOMMANDS:\n"
-        for command in commands {
+        for command in commands where !command.name.hasPrefix("_") {
             let padded = command.name.padding(toLength: 12, withPad: " ", startingAt: 0)
             text += "  \(padded)\(command.abstract)\n"
         }

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The crash test of issue 6: a child process saves a large graph again and again and is killed
+/// (SIGKILL) at random (seeded) moments; every time, the store must open and hold exactly one
+/// whole generation of the graph: the last one the child reported saved, or the next one.
+@Suite("Killing a saving process", .serialized)
+struct KillTests {
+    /// `.build/debug/objectgraph` (built by `swift test`), or `nil` when it is missing.
+    static let tool: URL? = {
+        var candidates = [
+            TestSupport.packageRoot.appendingPathComponent(".build/debug/objectgraph")
+        ]
+        if let first = CommandLine.arguments.first {
+            let here = URL(fileURLWithPath: first).deletingLastPathComponent()
+            candidates.insert(here.appendingPathComponent("objectgraph"), at: 0)
+            candidates.insert(
+                here.deletingLastPathComponent().appendingPathComponent("objectgraph"), at: 1)
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    static let people = 3000
+
+    /// The model `_stress-save` expects.
+    static let modelXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" \
+        lastSavedToolsVersion="23231" systemVersion="24A335" minimumToolsVersion="Automatic" \
+        sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Person" representedClassName="Person" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="generation" optional="YES" attributeType="Integer 64" \
+        defaultValueString="0" usesScalarValueType="YES"/>
+                <relationship name="team" optional="YES" maxCount="1" deletionRule="Nullify" \
+        destinationEntity="Team" inverseName="members" inverseEntity="Team"/>
+            </entity>
+            <entity name="Team" representedClassName="Team" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="members" optional="YES" toMany="YES" deletionRule="Nullify" \
+        destinationEntity="Person" inverseName="team" inverseEntity="Person"/>
+            </entity>
+        </model>
+        """
+
+    /// Runs the child; kills it after `delay` seconds when given. Returns the last generation it
+    /// reported saved.
+    static func runChild(
+        tool: URL, type: String, model: URL, store: URL, rounds: Int, killAfter delay: Double?
+    ) throws -> Int64? {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = [
+            "_stress-save", "--type", type, "--model", model.path, store.path, "--rounds",
+            "\(rounds)", "--people", "\(people)",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if let delay {
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        return lines.last.flatMap { Int64($0.split(separator: " ").last ?? "") }
+    }
+
+    /// Opens the store and returns its generation after checking that it is one whole
+    /// generation: `people + g` people all at generation `g`, every team named `g<g>`.
+    static func checkedGeneration(_ type: StoreType, store: URL, model: EntityModel) throws
+        -> Int64
+    {
+        let coordinator = StoreCoordinator(model: model)
+        try coordinator.addStore(type: type, at: store, options: StoreOptions(isReadOnly: true))
+        let context = ManagedContext(coordinator: coordinator)
+        let persons = try context.fetch(FetchRequest(entityName: "Person"))
+        let teams = try context.fetch(FetchRequest(entityName: "Team"))
+        let generations = Set(persons.map { $0["generation"] as Int64? ?? -1 })
+        let generation = try #require(generations.first)
+        #expect(generations.count == 1, "mixed generations \(generations.sorted())")
+        #expect(persons.count == people + Int(generation))
+        #expect(teams.count == people / 100)
+        #expect(Set(teams.map { $0["name"] as String? ?? "nil" }) == ["g\(generation)"])
+        let members = try teams.reduce(0) { $0 + (try $1.objects(for: "members").count) }
+        #expect(members == persons.count)
+        return generation
+    }
+
+    static func killTest(type: StoreType, typeName: String, file: String, seed: UInt64) throws {
+        guard let tool else { return }
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let modelFolder = folder.appendingPathComponent("Stress.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
+        let modelFile = modelFolder.appendingPathComponent("contents")
+        try Data(modelXML.utf8).write(to: modelFile)
+        let model = try EntityModel(contentsOf: modelFolder)
+        let store = folder.appendingPathComponent(file)
+
+        let initial = try runChild(
+            tool: tool, type: typeName, model: modelFolder, store: store, rounds: 0,
+            killAfter: nil)
+        #expect(initial == 0)
+        var last = try checkedGeneration(type, store: store, model: model)
+        #expect(last == 0)
+        var random = SeededRandom(seed: seed)
+        var advanced = 0
+        for round in 0..<12 {
+            let delay = Double(random.next(2500)) / 1000
+            let reported = try runChild(
+                tool: tool, type: typeName, model: modelFolder, store: store, rounds: 1000,
+                killAfter: delay)
+            let generation = try checkedGeneration(type, store: store, model: model)
+            let saved = reported ?? last
+            #expect(
+                generation == saved || generation == saved + 1,
+                "round \(round), killed after \(delay) s: reported \(saved), found \(generation)")
+            if generation > last { advanced += 1 }
+            last = generation
+        }
+        #expect(advanced >= 3, "the child should save several times before being killed")
+    }
+
+    @Test(
+        "a binary store killed mid-save holds exactly the old or the new graph",
+        .enabled(if: tool != nil))
+    func binary() throws {
+        try Self.killTest(type: .binary, typeName: "binary", file: "Stress.objectgraph", seed: 2026)
+    }
+}
