@@ -13,6 +13,7 @@ struct RowTable: Sendable {
 
     /// A table holding `rows`, with keys continuing after the largest one (or `nextKey`).
     init(rows: [StoreRow], nextKey: [Int: Int64] = [:], schema: ModelSchema) {
+        rowsByID.reserveCapacity(rows.count)
         for row in rows { rowsByID[row.id] = row }
         self.nextKey = nextKey
         for row in rows {
