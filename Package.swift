@@ -53,7 +53,8 @@ let package = Package(
         .testTarget(name: "AppContainerTests", dependencies: ["AppContainer"]),
         .testTarget(name: "PreferencesTests", dependencies: ["Preferences", "AppContainer"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
-        .testTarget(name: "KeychainTests", dependencies: ["Keychain", "AppContainer"]),
+        .testTarget(
+            name: "KeychainTests", dependencies: ["Keychain", "AppContainer", "SQLiteDatabase"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,6 +15,9 @@ public enum CommandLineTool {
             DescribeCommand.self,
             PredicateCommand.self,
             DefaultsCommand.self,
+            DumpCommand.self,
+            QueryCommand.self,
+            KeychainCommand.self,
             ConvertCommand.self,
             StressSaveCommand.self,
         ]

@@ -46,6 +46,17 @@ public final class ContextObservation {
     deinit { cancelAction?() }
 }
 
+/// Ends its stream when released, that is when the context (holding it as an observer) goes.
+private final class StreamSink {
+    let continuation: AsyncStream<ContextNotification>.Continuation
+
+    init(_ continuation: AsyncStream<ContextNotification>.Continuation) {
+        self.continuation = continuation
+    }
+
+    deinit { continuation.finish() }
+}
+
 extension ManagedContext {
     /// Calls `handler` with every notification of this context, on the context's thread.
     ///
@@ -63,9 +74,8 @@ extension ManagedContext {
     /// The context's notifications as an asynchronous sequence (ends when the context goes).
     public var notifications: AsyncStream<ContextNotification> {
         let (stream, continuation) = AsyncStream<ContextNotification>.makeStream()
-        let key = UUID()
-        observers[key] = { continuation.yield($0) }
-        continuation.onTermination = { _ in }
+        let sink = StreamSink(continuation)
+        observers[UUID()] = { sink.continuation.yield($0) }
         return stream
     }
 

@@ -1,5 +1,7 @@
 /// The smallest changes of the graph. Every change goes through these, so each records how to
-/// reverse itself for undo and marks its object as changed.
+/// reverse itself for undo and marks its object as changed. Undo actions hold their objects
+/// (like Foundation's undo manager holds its targets): an object removed by undoing its insert,
+/// or whose deletion was saved, may be held by nothing else and must come back on redo/undo.
 extension ManagedContext {
     /// Runs a public changing call: the outermost call forms one undo group and posts one
     /// objects-did-change notification.
@@ -20,14 +22,16 @@ extension ManagedContext {
     func setSlot(_ object: ManagedObject, _ position: Int, _ slot: Slot) {
         if undoManager.isUndoRegistrationEnabled {
             let old = object.slots[position]
-            undoManager.register { [weak self, weak object] in
-                guard let self, let object else { return }
+            undoManager.register { [weak self] in
+                guard let self else { return }
                 self.setSlot(object, position, old)
             }
         }
         object.slots[position] = slot
         touch(object)
-        if !object.insertedFlag { pendingChange.updated.insert(object.objectID) }
+        // An object inserted in the same change is listed as inserted only (see
+        // postObjectsDidChange); later edits of an unsaved object are updates.
+        pendingChange.updated.insert(object.objectID)
     }
 
     /// Marks a new object inserted.
@@ -35,8 +39,8 @@ extension ManagedContext {
         object.insertedFlag = true
         touch(object)
         pendingChange.inserted.insert(object.objectID)
-        undoManager.register { [weak self, weak object] in
-            guard let self, let object else { return }
+        undoManager.register { [weak self] in
+            guard let self else { return }
             self.unmarkInserted(object)
         }
     }
@@ -48,8 +52,8 @@ extension ManagedContext {
             registry[object.objectID] = nil
             touched[ObjectIdentifier(object)] = nil
             pendingChange.deleted.insert(object.objectID)
-            undoManager.register { [weak self, weak object] in
-                guard let self, let object else { return }
+            undoManager.register { [weak self] in
+                guard let self else { return }
                 self.registry[object.objectID] = object
                 object.context = self
                 self.markInserted(object)
@@ -65,20 +69,27 @@ extension ManagedContext {
         object.deletedFlag = true
         touch(object)
         pendingChange.deleted.insert(object.objectID)
-        undoManager.register { [weak self, weak object] in
-            guard let self, let object else { return }
+        undoManager.register { [weak self] in
+            guard let self else { return }
             self.unmarkDeleted(object)
         }
     }
 
-    /// Reverses a deletion.
+    /// Reverses a deletion. An object whose deletion was saved comes back as an insert.
     func unmarkDeleted(_ object: ManagedObject) {
         guard object.deletedFlag else { return }
         object.deletedFlag = false
+        if object.context == nil {
+            object.context = self
+            registry[object.objectID] = object
+            object.insertedFlag = true
+            object.committed = nil
+            object.version = 0
+        }
         touch(object)
         pendingChange.inserted.insert(object.objectID)
-        undoManager.register { [weak self, weak object] in
-            guard let self, let object else { return }
+        undoManager.register { [weak self] in
+            guard let self else { return }
             self.markDeleted(object)
         }
     }
@@ -87,15 +98,13 @@ extension ManagedContext {
         touched[ObjectIdentifier(object)] = object
     }
 
-    /// Undoes the last group of changes and posts what changed.
+    /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does).
     public func undo() {
         undoManager.undo()
-        postObjectsDidChange()
     }
 
     /// Redoes the last undone group of changes and posts what changed.
     public func redo() {
         undoManager.redo()
-        postObjectsDidChange()
     }
 }

@@ -37,7 +37,9 @@ extension ManagedContext {
         if list.contains(where: { $0 === target }) { return }
         try change {
             try attach(object, to: target, relationship: relationship)
-            list = try object.resolvedToMany(at: position)
+            // A self-inverse relationship adding the object to itself was just updated by
+            // `attach`: keep it once.
+            list = try object.resolvedToMany(at: position).filter { $0 !== target }
             if let index, relationship.relationship.isOrdered {
                 list.insert(target, at: min(max(index, 0), list.count))
             } else {

@@ -9,8 +9,10 @@ extension ManagedContext {
     /// - Throws: ``SaveError`` — validation problems, optimistic-locking conflicts, or a store
     ///   failure (with the stores that did save, when several stores take part).
     public func save() throws {
+        forgetInsertedAndDeleted()
         guard hasChanges else { return }
-        for object in touched.values where object.hasUnsavedWork && !object.deletedFlag {
+        // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
+        for object in touched.values where object.hasUnsavedWork {
             object.willSave()
         }
         let problems = validationProblems()
@@ -75,6 +77,17 @@ extension ManagedContext {
         post(ContextNotification(kind: .didSave, changes: summary))
     }
 
+    /// Objects inserted and then deleted have nothing to save: they leave the context (undoing
+    /// their deletion brings them back).
+    private func forgetInsertedAndDeleted() {
+        for object in touched.values where object.insertedFlag && object.deletedFlag {
+            touched[ObjectIdentifier(object)] = nil
+            registry[object.objectID] = nil
+            object.breakReferences()
+            object.context = nil
+        }
+    }
+
     /// Makes the saved state of `objects` their committed state.
     private func commit(_ objects: [ManagedObject]) {
         for object in objects {
@@ -83,6 +96,7 @@ extension ManagedContext {
                 registry[object.objectID] = nil
                 object.breakReferences()
                 object.context = nil
+                object.didSave()
                 continue
             }
             object.version = object.insertedFlag ? 1 : object.version + 1

@@ -36,13 +36,22 @@ extension ManagedContext {
                 holders[key, default: []].append(object.objectID)
             }
         }
-        let rows =
-            (try? coordinator.withStores { stores in
-                try stores.flatMap { try $0.rows(ofEntities: familyIndexes) }
-            }) ?? []
-        for row in rows where !live.contains(row.id) {
-            if let key = constraintKey(row, properties) {
-                holders[key, default: []].append(row.id)
+        var scanned = false
+        for object in changed where familyIndexes.contains(object.schema.index) {
+            guard let key = constraintKey(object, properties) else { continue }
+            if let ids = storeIDs(matching: key, properties, declaring: declaring, familyIndexes) {
+                for id in ids where !live.contains(id) { holders[key, default: []].append(id) }
+            } else if !scanned {
+                scanned = true
+                let rows =
+                    (try? coordinator.withStores { stores in
+                        try stores.flatMap { try $0.rows(ofEntities: familyIndexes) }
+                    }) ?? []
+                for row in rows where !live.contains(row.id) {
+                    if let rowKey = constraintKey(row, properties) {
+                        holders[rowKey, default: []].append(row.id)
+                    }
+                }
             }
         }
         var problems: [ValidationError.Problem] = []
@@ -61,6 +70,29 @@ extension ManagedContext {
                         + others.map(\.description).joined(separator: ", ")))
         }
         return problems
+    }
+
+    /// The IDs of stored objects holding `key`, asked of the store as a query; `nil` when the
+    /// store leaves queries to the context.
+    private func storeIDs(
+        matching key: [Value], _ properties: [String], declaring: EntitySchema,
+        _ familyIndexes: Set<Int>
+    ) -> [ObjectID]? {
+        let format = properties.map { _ in "%K == %@" }.joined(separator: " AND ")
+        var arguments: [Any?] = []
+        for (name, value) in zip(properties, key) { arguments += [name, value] }
+        guard let predicate = try? Predicate(format: format, argumentArray: arguments) else {
+            return nil
+        }
+        let query = StoreQuery(
+            entityIndex: declaring.index, entityIndexes: familyIndexes, predicate: predicate,
+            sortDescriptors: [], offset: 0, limit: 0, result: .ids)
+        return try? coordinator.withStores { stores -> [ObjectID]? in
+            guard let store = Self.onlyStore(for: familyIndexes, in: stores, schema: schema),
+                let rows = try store.fetch(query)
+            else { return nil }
+            return rows.map(\.id)
+        }
     }
 
     /// The constraint's values for a live object; `nil` when one is nil (never a conflict).

@@ -32,11 +32,15 @@ public final class ManagedContext {
     var changeDepth = 0
     var observers: [UUID: (ContextNotification) -> Void] = [:]
     var pendingChange = ContextChange()
+    /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
+    /// when the first of them is used.
+    var faultBatches: [ObjectID: [ObjectID]] = [:]
 
     /// Creates a context on `coordinator`.
     public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
         self.coordinator = coordinator
         self.classes = classes
+        undoManager.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
     }
 
     deinit {
@@ -125,8 +129,15 @@ public final class ManagedContext {
 
     /// The object with `id`, loaded: throws when no store has it.
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let wasRegistered = registry[id] != nil
         let object = try object(with: id)
-        try object.fulfill()
+        do {
+            try object.fulfill()
+        } catch {
+            // A fault made just for this lookup must not stay behind for a missing object.
+            if !wasRegistered { registry[id] = nil }
+            throw error
+        }
         return object
     }
 
@@ -138,6 +149,11 @@ public final class ManagedContext {
     /// Loads a fault's values from its store.
     func fulfillFault(_ object: ManagedObject) throws {
         guard object.state == .fault else { return }
+        if let batch = faultBatches[object.objectID] {
+            for id in batch { faultBatches[id] = nil }
+            try loadFaults(batch.compactMap { registry[$0] })
+            if object.state == .loaded { return }
+        }
         guard let row = try coordinator.row(for: object.objectID) else {
             throw ObjectGraphError.objectNotFound(object.objectID)
         }
@@ -203,6 +219,7 @@ public final class ManagedContext {
         }
         registry.removeAll()
         touched.removeAll()
+        faultBatches.removeAll()
         undoManager.removeAllActions()
     }
 

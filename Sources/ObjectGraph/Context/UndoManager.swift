@@ -37,6 +37,9 @@ public final class UndoManager {
         didSet { trim() }
     }
 
+    /// Called after each undo or redo (a context posts its objects-did-change here).
+    var didUndoOrRedo: (() -> Void)?
+
     /// Creates an empty undo manager.
     public init() {}
 
@@ -101,6 +104,7 @@ public final class UndoManager {
         isUndoing = true
         redoStack.append(run(group))
         isUndoing = false
+        didUndoOrRedo?()
     }
 
     /// Makes the last undone group again.
@@ -109,6 +113,7 @@ public final class UndoManager {
         isRedoing = true
         push(run(group), clearingRedo: false)
         isRedoing = false
+        didUndoOrRedo?()
     }
 
     /// Forgets every undo and redo action.

@@ -10,7 +10,16 @@ extension ManagedContext {
     /// - Throws: ``ObjectGraphError`` for an unknown entity, or the predicate's
     ///   ``PredicateEvaluationError`` (an unknown key, a type error, an unbound variable).
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
-        let objects = try matchingObjects(request)
+        let batched =
+            request.fetchBatchSize > 0 && request.relationshipKeyPathsForPrefetching.isEmpty
+        let objects = try matchingObjects(request, result: batched ? .ids : .rows)
+        if batched {
+            let faults = objects.filter { $0.state == .fault }.map(\.objectID)
+            for start in stride(from: 0, to: faults.count, by: request.fetchBatchSize) {
+                let batch = Array(faults[start..<min(start + request.fetchBatchSize, faults.count)])
+                for id in batch { faultBatches[id] = batch }
+            }
+        }
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(objects, keyPaths: request.relationshipKeyPathsForPrefetching)
         }
@@ -80,7 +89,7 @@ extension ManagedContext {
         return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
     }
 
-    private func storeQuery<T: ManagedObject>(
+    func storeQuery<T: ManagedObject>(
         _ request: FetchRequest<T>, entity: EntitySchema, result: StoreQuery.Result, limits: Bool
     ) -> StoreQuery {
         let family =
@@ -250,5 +259,27 @@ extension EntityModel {
         request.includesSubentities = true
         request.returnsDistinctResults = template.returnsDistinctResults
         return request
+    }
+}
+
+extension ManagedContext {
+    /// The SQL (with its bound arguments after `--`) a SQLite store runs for `request`, or
+    /// `nil` when the request is answered in memory (another store type, or a predicate part
+    /// that has no SQL translation).
+    ///
+    /// ```swift
+    /// print(try context.sql(for: request) ?? "evaluated in memory")
+    /// // SELECT t0."Z_PK", … FROM "ZPERSON" AS t0 WHERE … -- 30, 'J'
+    /// ```
+    public func sql<T: ManagedObject>(for request: FetchRequest<T>) throws -> String? {
+        let entity = try fetchEntity(request)
+        let query = storeQuery(request, entity: entity, result: .rows, limits: true)
+        return coordinator.withStores { stores in
+            guard
+                let store = Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)
+                    as? SQLiteStore
+            else { return nil }
+            return store.compiledSelect(query)?.description
+        }
     }
 }

@@ -89,10 +89,7 @@ struct ConvertCommand: Command {
                 io.writeError("error: \(source): no such file\n")
                 return ExitStatus.usage
             }
-            guard
-                let found = StoreFileKind.sniff(source)
-                    ?? StoreFileKind.type(forExtensionOf: source)
-            else {
+            guard let found = StoreType(detectingFileAt: URL(fileURLWithPath: source)) else {
                 return usageError(
                     "cannot tell the type of \(source); pass --from sqlite|xml|binary", io: io)
             }
@@ -105,7 +102,10 @@ struct ConvertCommand: Command {
             }
             destinationType = named
         } else {
-            guard let found = StoreFileKind.type(forExtensionOf: destination) else {
+            guard
+                let found = StoreType(
+                    fileExtension: URL(fileURLWithPath: destination).pathExtension)
+            else {
                 return usageError(
                     "cannot tell the destination type from '\(destination)'; pass --to "
                         + "sqlite|xml|binary", io: io)

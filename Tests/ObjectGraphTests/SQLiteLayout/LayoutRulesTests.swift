@@ -241,6 +241,23 @@ struct LayoutRulesTests {
             ])
     }
 
+    @Test("a to-many whose inverse is transient is stored like one without an inverse")
+    func transientInverse() throws {
+        var back = Self.toOne("list", "List", inverse: "items")
+        back.isTransient = true
+        let model = EntityModel(entities: [
+            Entity("Item", relationships: [back]),
+            Entity("List", relationships: [Self.toMany("items", "Item", inverse: "list")]),
+        ])
+        let layout = try StoreLayout(model: model)
+        #expect(
+            layout.entity(named: "List")?.relationships["items"]
+                == .joinTable(
+                    table: "Z_2ITEMS", ownerColumn: "Z_2INVERSE_ITEMS",
+                    destinationColumn: "Z_1ITEMS", orderColumn: nil))
+        #expect(layout.table(named: "ZITEM")?.columns.count == 3)
+    }
+
     @Test("relationships declared on a parent are shared by subentities")
     func inheritedRelationships() throws {
         let model = EntityModel(entities: [

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteDatabase
 import Testing
 
 @testable import ObjectGraph
@@ -6,12 +7,12 @@ import Testing
 @Suite("Attribute values in SQLite storage")
 struct ValueCodingTests {
     static func store(_ value: Value, _ type: AttributeType) throws(ValueCodingError)
-        -> StorageValue
+        -> DatabaseValue
     {
         try ValueCoding.storageValue(for: value, type: type)
     }
 
-    static func read(_ stored: StorageValue, _ type: AttributeType) throws(ValueCodingError)
+    static func read(_ stored: DatabaseValue, _ type: AttributeType) throws(ValueCodingError)
         -> Value
     {
         try ValueCoding.value(from: stored, type: type)

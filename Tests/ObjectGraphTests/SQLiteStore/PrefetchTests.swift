@@ -95,4 +95,26 @@ struct PrefetchTests {
         #expect(person["name"] as String? == "P0-0")
         #expect(!person.isFault)
     }
+
+    @Test("fetchBatchSize loads objects a batch at a time")
+    func batches() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.league(folder, teams: 25, members: 0)
+        let context = try SQLiteStoreTests.open(url)
+        let counter = try Self.counting(context)
+        var request = FetchRequest(entityName: "Team")
+        request.fetchBatchSize = 10
+        request.sortDescriptors = [SortDescriptor("name")]
+        let teams = try context.fetch(request)
+        #expect(teams.count == 25)
+        #expect(teams.allSatisfy { $0.isFault })
+        #expect(counter.count == 1)
+        #expect(teams[0]["name"] as String? == "T0")
+        #expect(counter.count == 2)
+        #expect(teams[1...9].allSatisfy { !$0.isFault })
+        #expect(teams[10].isFault)
+        #expect(teams[10]["name"] as String? == "T18")
+        #expect(counter.count == 3)
+    }
 }

@@ -209,4 +209,35 @@ struct SQLiteStoreTests {
         try reopened.save()
         if case .permanent(let key) = next.objectID.key { #expect(key == 2) }
     }
+
+    @Test("uniqueness is checked against the file with a query, naming the values")
+    func uniqueness() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("League.sqlite")
+        let first = try Self.open(url)
+        let ann = try first.insert("Person")
+        try ann.set("Ann", for: "name")
+        try ann.set("ann@x", for: "email")
+        try first.save()
+        let second = try Self.open(url)
+        let copy = try second.insert("Player")
+        try copy.set("Ann 2", for: "name")
+        try copy.set("ann@x", for: "email")
+        do {
+            try second.save()
+            Issue.record("expected a uniqueness problem")
+        } catch SaveError.validation(let error) {
+            let problem = try #require(error.problems.first)
+            #expect(problem.rule == .notUnique)
+            #expect(problem.value == "ann@x")
+            #expect(problem.message.contains(ann.objectID.description))
+        }
+        try copy.set("ann2@x", for: "email")
+        try second.save()
+        let existing = try second.existingObject(with: ann.objectID)
+        try existing.set("ann2@x", for: "email")
+        try copy.set("ann@x", for: "email")
+        try second.save()
+    }
 }

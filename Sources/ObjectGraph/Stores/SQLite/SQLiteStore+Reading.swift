@@ -86,7 +86,7 @@ extension SQLiteStore {
                 if external, case .blob(let bytes) = stored { stored = externalData(bytes) }
                 do {
                     values.append(
-                        .value(try ValueCoding.value(from: StorageValue(stored), type: type)))
+                        .value(try ValueCoding.value(from: stored, type: type)))
                 } catch {
                     throw StoreError.sqlite(
                         path: path,
@@ -212,30 +212,6 @@ extension SQLiteStore {
                 ids.append(objectID(schema.entities[index].name, key))
             }
             return ids
-        }
-    }
-}
-
-extension StorageValue {
-    /// The same value in SQLiteDatabase's type.
-    init(_ value: DatabaseValue) {
-        switch value {
-        case .null: self = .null
-        case .integer(let v): self = .integer(v)
-        case .real(let v): self = .real(v)
-        case .text(let v): self = .text(v)
-        case .blob(let v): self = .blob(v)
-        }
-    }
-
-    /// The value for SQLiteDatabase.
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .integer(let v): return .integer(v)
-        case .real(let v): return .real(v)
-        case .text(let v): return .text(v)
-        case .blob(let v): return .blob(v)
         }
     }
 }

@@ -105,7 +105,7 @@ extension SQLiteStore {
                 }
                 var stored: DatabaseValue
                 do {
-                    stored = try ValueCoding.storageValue(for: value, type: type).databaseValue
+                    stored = try ValueCoding.storageValue(for: value, type: type)
                 } catch {
                     throw StoreError.sqlite(
                         path: path,
@@ -177,21 +177,15 @@ extension SQLiteStore {
                         arguments: StatementArguments(
                             [.integer(pk), .integer(Int64(number))] + values))
                 }
-                for row in changes.updated {
-                    let plan = writePlan(for: row.entityIndex)
-                    guard case .permanent(let pk) = row.id.key else { continue }
-                    let values = try columnValues(row, plan: plan)
-                    try db.cachedStatement(sql: plan.updateSQL).execute(
-                        arguments: StatementArguments(
-                            values + [
-                                .integer(row.version + 1), .integer(pk), .integer(row.version),
-                            ]))
-                    if db.changes == 0 {
-                        conflicts.append(
-                            SaveConflict(
-                                objectID: row.id, expectedVersion: row.version,
-                                storeVersion: try currentVersion(of: row.id) ?? 0))
+                do {
+                    try db.inSavepoint(named: "og_updates") { db in
+                        conflicts += try update(changes.updated, db)
                     }
+                } catch let error as DatabaseError where error.resultCode == .constraint {
+                    // Values swapped between rows (a↔b) break a unique index statement by
+                    // statement: clear the uniquely indexed columns first, then update.
+                    try clearUniqueColumns(of: changes.updated, db)
+                    conflicts += try update(changes.updated, db)
                 }
                 for row in changes.inserted + changes.updated {
                     try writeRelationships(row, db)
@@ -218,6 +212,42 @@ extension SQLiteStore {
                 }
                 if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
             }
+        }
+    }
+
+    private func update(_ rows: [StoreRow], _ db: Database) throws -> [SaveConflict] {
+        var conflicts: [SaveConflict] = []
+        for row in rows {
+            let plan = writePlan(for: row.entityIndex)
+            guard case .permanent(let pk) = row.id.key else { continue }
+            let values = try columnValues(row, plan: plan)
+            try db.cachedStatement(sql: plan.updateSQL).execute(
+                arguments: StatementArguments(
+                    values + [.integer(row.version + 1), .integer(pk), .integer(row.version)]))
+            if db.changes == 0 {
+                conflicts.append(
+                    SaveConflict(
+                        objectID: row.id, expectedVersion: row.version,
+                        storeVersion: try currentVersion(of: row.id) ?? 0))
+            }
+        }
+        return conflicts
+    }
+
+    /// Sets the columns of unique indexes to NULL in `rows` (NULLs never conflict).
+    private func clearUniqueColumns(of rows: [StoreRow], _ db: Database) throws {
+        for row in rows {
+            guard case .permanent(let pk) = row.id.key else { continue }
+            let table = entityLayouts[row.entityIndex].tableName
+            let columns = Set(
+                layout.indexes.filter { $0.isUnique && $0.table == table }
+                    .flatMap { $0.elements.map(\.column) })
+            guard !columns.isEmpty else { continue }
+            let assignments = columns.sorted().map { quoteIdentifier($0) + " = NULL" }
+            try db.execute(
+                sql:
+                    "UPDATE \(quoteIdentifier(table)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?",
+                arguments: [pk])
         }
     }
 
@@ -267,10 +297,4 @@ extension SQLiteStore {
             }
         }
     }
-
-    /// SQL fetches arrive with the predicate compiler; until then the context evaluates.
-    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
-
-    /// Counts arrive with the predicate compiler.
-    func count(_ query: StoreQuery) throws -> Int? { nil }
 }

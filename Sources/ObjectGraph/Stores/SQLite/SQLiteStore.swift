@@ -19,6 +19,9 @@ final class SQLiteStore: PersistentStore {
     let schemaIndexByNumber: [Int: Int]
     /// The columns of each table, in order, and their positions by name.
     var tableColumns: [String: (names: [String], positions: [String: Int])] = [:]
+    /// Compiles fetches to SQL (made on first use).
+    lazy var compiler = SQLQueryCompiler(
+        layout: layout, model: schema.model, storeIdentifier: description.identifier)
     /// Row decoding plans by schema entity index, made on first use.
     var plans: [Int: RowDecodingPlan] = [:]
     /// Row writing plans by schema entity index, made on first use.
@@ -61,6 +64,7 @@ final class SQLiteStore: PersistentStore {
         }
         let metadata: StoreMetadata
         do {
+            try SQLFunctions.register(on: database)
             if try database.tableExists("Z_METADATA") {
                 metadata = try Self.readMetadata(database, path: path)
                 let check = metadata.compatibility(with: schema.model)

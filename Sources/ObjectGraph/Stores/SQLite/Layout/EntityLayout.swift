@@ -3,9 +3,9 @@
 ///
 /// ```swift
 /// let student = layout.entity(named: "Student")
-/// student?.entityNumber           // 5
+/// student?.entityNumber           // 6
 /// student?.tableName              // "ZPERSON"
-/// student?.coveredEntityNumbers   // [5]: a fetch of Student reads rows with Z_ENT IN (5)
+/// student?.coveredEntityNumbers   // [6]: a fetch of Student reads rows with Z_ENT IN (6)
 /// ```
 public struct EntityLayout: Sendable, Hashable {
     /// The entity's name.

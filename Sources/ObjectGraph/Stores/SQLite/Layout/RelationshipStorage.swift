@@ -18,6 +18,9 @@ public enum RelationshipStorage: Sendable, Hashable {
     /// A many-to-many relationship, or a to-many relationship without an inverse: rows of
     /// `table` pair the owner's `Z_PK` (`ownerColumn`) with a destination's `Z_PK`
     /// (`destinationColumn`); `orderColumn` holds positions when the relationship is ordered.
+    /// The two sides of a pair see the same table with the columns swapped. A self-inverse
+    /// relationship (`friends` ↔ `friends`) has one table whose rows may name the owner in
+    /// either column: read both directions.
     case joinTable(
         table: String, ownerColumn: String, destinationColumn: String, orderColumn: String?)
 }

@@ -1,22 +1,6 @@
-import Foundation
+import SQLiteDatabase
 
-/// One value in one of SQLite's storage classes. Stand-in for `SQLiteDatabase.DatabaseValue`
-/// (same cases) until that module lands.
-enum StorageValue: Sendable, Hashable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob(Data)
-
-    /// `NULL`, `INTEGER`, `REAL`, `TEXT` or `BLOB`.
-    var storageClass: String {
-        switch self {
-        case .null: return "NULL"
-        case .integer: return "INTEGER"
-        case .real: return "REAL"
-        case .text: return "TEXT"
-        case .blob: return "BLOB"
-        }
-    }
-}
+/// The stand-in name `ValueCoding` used before SQLiteDatabase landed. `ValueCoding` now speaks
+/// `DatabaseValue` directly; this alias keeps code written against the stand-in compiling
+/// (its bridging between the two becomes the identity). Remove it with its last use.
+typealias StorageValue = DatabaseValue

@@ -1,3 +1,5 @@
+import SQLiteDatabase
+
 /// The SQL that creates a store's schema. Every identifier is quoted with embedded `"` doubled
 /// (entity and property names come from user models and may be keywords); no value appears in
 /// the text.
@@ -34,17 +36,17 @@ extension StoreLayout {
     public func createStatement(for table: EntityTableLayout) -> String {
         let columns = table.columns.map { column in
             let type = column.role == .primaryKey ? "INTEGER PRIMARY KEY" : column.type.rawValue
-            return SQLText.quote(column.name) + " " + type
+            return quoteIdentifier(column.name) + " " + type
         }
-        return "CREATE TABLE " + SQLText.quote(table.name) + " ( "
+        return "CREATE TABLE " + quoteIdentifier(table.name) + " ( "
             + columns.joined(separator: ", ") + " )"
     }
 
     /// `CREATE TABLE "Z_1BOOKS" ( "Z_1AUTHORS" INTEGER, "Z_2BOOKS" INTEGER, PRIMARY KEY (…) )`.
     public func createStatement(for joinTable: JoinTableLayout) -> String {
-        let columns = joinTable.columns.map { SQLText.quote($0.name) + " " + $0.type.rawValue }
-        let key = [joinTable.ownerColumn, joinTable.destinationColumn].map(SQLText.quote)
-        return "CREATE TABLE " + SQLText.quote(joinTable.name) + " ( "
+        let columns = joinTable.columns.map { quoteIdentifier($0.name) + " " + $0.type.rawValue }
+        let key = [joinTable.ownerColumn, joinTable.destinationColumn].map(quoteIdentifier)
+        return "CREATE TABLE " + quoteIdentifier(joinTable.name) + " ( "
             + columns.joined(separator: ", ") + ", PRIMARY KEY ("
             + key.joined(separator: ", ") + ") )"
     }
@@ -52,12 +54,12 @@ extension StoreLayout {
     /// `CREATE [UNIQUE] INDEX "name" ON "table" ("column" [COLLATE BINARY ASC], …)`.
     public func createStatement(for index: IndexLayout) -> String {
         let elements = index.elements.map { element in
-            guard element.isCollated else { return SQLText.quote(element.column) }
-            return SQLText.quote(element.column) + " COLLATE BINARY "
+            guard element.isCollated else { return quoteIdentifier(element.column) }
+            return quoteIdentifier(element.column) + " COLLATE BINARY "
                 + (element.isAscending ? "ASC" : "DESC")
         }
         return "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX "
-            + SQLText.quote(index.name) + " ON " + SQLText.quote(index.table) + " ("
+            + quoteIdentifier(index.name) + " ON " + quoteIdentifier(index.table) + " ("
             + elements.joined(separator: ", ") + ")"
     }
 }

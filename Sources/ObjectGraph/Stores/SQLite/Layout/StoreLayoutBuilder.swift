@@ -36,13 +36,13 @@ struct StoreLayoutBuilder {
     }
 
     /// A property identified by its declaring entity.
-    private struct PropertyKey: Hashable {
+    struct PropertyKey: Hashable {
         let entity: String
         let name: String
     }
 
     /// The columns of a to-one relationship.
-    private struct ToOneColumns {
+    struct ToOneColumns {
         let table: String
         let column: String
         let entityColumn: String?
@@ -50,7 +50,7 @@ struct StoreLayoutBuilder {
     }
 
     /// A column with its `CREATE TABLE` sort key.
-    private struct PlacedColumn {
+    struct PlacedColumn {
         let column: Column
         let group: Int
         let entityPosition: Int
@@ -59,19 +59,19 @@ struct StoreLayoutBuilder {
         let position: Int
     }
 
-    private let model: EntityModel
-    private var ordered: [Entity] = []
-    private var numbers: [String: Int] = [:]
-    private var rootNames: [String: String] = [:]
-    private var childNames: [String: [String]] = [:]
-    private var tableNames: [String: String] = [:]
-    private var usedSchemaNames: Set<String> = ["z_primarykey", "z_metadata", "z_modelcache"]
-    private var attributeColumns: [PropertyKey: Column] = [:]
-    private var toOneColumns: [PropertyKey: ToOneColumns] = [:]
-    private var storages: [PropertyKey: RelationshipStorage] = [:]
-    private var placedColumns: [String: [PlacedColumn]] = [:]
-    private var joinTables: [JoinTableLayout] = []
-    private var usedJoinColumns: Set<String> = []
+    let model: EntityModel
+    var ordered: [Entity] = []
+    var numbers: [String: Int] = [:]
+    var rootNames: [String: String] = [:]
+    var childNames: [String: [String]] = [:]
+    var tableNames: [String: String] = [:]
+    var usedSchemaNames: Set<String> = ["z_primarykey", "z_metadata", "z_modelcache"]
+    var attributeColumns: [PropertyKey: Column] = [:]
+    var toOneColumns: [PropertyKey: ToOneColumns] = [:]
+    var storages: [PropertyKey: RelationshipStorage] = [:]
+    var placedColumns: [String: [PlacedColumn]] = [:]
+    var joinTables: [JoinTableLayout] = []
+    var usedJoinColumns: Set<String> = []
 
     init(model: EntityModel) {
         self.model = model
@@ -105,7 +105,7 @@ struct StoreLayoutBuilder {
 
     // MARK: - Numbering
 
-    private mutating func number() throws(StoreLayoutError) {
+    mutating func number() throws(StoreLayoutError) {
         var seen: Set<String> = []
         for entity in model.entities {
             guard seen.insert(entity.name).inserted else {
@@ -136,11 +136,11 @@ struct StoreLayoutBuilder {
         for root in roots.sorted(by: Self.entityOrder) { visit(root) }
     }
 
-    private static func rootName(of lineage: [Entity]) -> String {
+    static func rootName(of lineage: [Entity]) -> String {
         lineage.last?.name ?? ""
     }
 
-    private mutating func visit(_ entity: Entity) {
+    mutating func visit(_ entity: Entity) {
         ordered.append(entity)
         numbers[entity.name] = ordered.count
         let children = (childNames[entity.name] ?? []).compactMap { model.entity(named: $0) }
@@ -156,7 +156,7 @@ struct StoreLayoutBuilder {
         }
     }
 
-    private mutating func nameTables() throws(StoreLayoutError) {
+    mutating func nameTables() throws(StoreLayoutError) {
         for entity in ordered where entity.parentName == nil {
             let name = "Z" + entity.name.uppercased()
             guard usedSchemaNames.insert(name.lowercased()).inserted else {
@@ -170,7 +170,7 @@ struct StoreLayoutBuilder {
 
     // MARK: - Resolving relationships
 
-    private func destination(of relationship: Relationship, in entity: Entity)
+    func destination(of relationship: Relationship, in entity: Entity)
         throws(StoreLayoutError) -> Entity
     {
         guard let destination = model.entity(named: relationship.destinationEntityName) else {
@@ -182,7 +182,7 @@ struct StoreLayoutBuilder {
     }
 
     /// The inverse of `relationship` and the entity declaring it, or `nil` without an inverse.
-    private func inverse(of relationship: Relationship, in entity: Entity)
+    func inverse(of relationship: Relationship, in entity: Entity)
         throws(StoreLayoutError) -> (entity: Entity, relationship: Relationship)?
     {
         guard let inverseName = relationship.inverseName else { return nil }
@@ -202,15 +202,15 @@ struct StoreLayoutBuilder {
             "inverse relationship '\(holderName).\(inverseName)' does not exist")
     }
 
-    private func number(of entity: Entity) -> Int { numbers[entity.name] ?? 0 }
+    func number(of entity: Entity) -> Int { numbers[entity.name] ?? 0 }
 
-    private func hasSubentities(_ entity: Entity) -> Bool {
+    func hasSubentities(_ entity: Entity) -> Bool {
         !(childNames[entity.name] ?? []).isEmpty
     }
 
     /// The to-one relationships that are the inverse of an ordered to-many: they get a
     /// `Z_FOK_` column beside their foreign key.
-    private func toOnesWithOrderKeys() throws(StoreLayoutError) -> Set<PropertyKey> {
+    func toOnesWithOrderKeys() throws(StoreLayoutError) -> Set<PropertyKey> {
         var result: Set<PropertyKey> = []
         for entity in ordered {
             for relationship in entity.relationships
@@ -228,7 +228,7 @@ struct StoreLayoutBuilder {
 
     // MARK: - Entity table columns
 
-    private mutating func layOutColumns(
+    mutating func layOutColumns(
         ofTreeRootedAt root: Entity, orderKeyed: Set<PropertyKey>
     ) throws(StoreLayoutError) {
         guard let table = tableNames[root.name] else { return }
@@ -330,7 +330,7 @@ struct StoreLayoutBuilder {
     }
 
     /// The first of "", "1", "2", … for which none of `names(suffix)` is in `used`.
-    private static func freeSuffix(used: Set<String>, names: (String) -> [String]) -> String {
+    static func freeSuffix(used: Set<String>, names: (String) -> [String]) -> String {
         var counter = 0
         while true {
             let suffix = counter == 0 ? "" : String(counter)
@@ -341,125 +341,9 @@ struct StoreLayoutBuilder {
         }
     }
 
-    // MARK: - To-many relationships and join tables
-
-    private mutating func layOutToMany(of entity: Entity) throws(StoreLayoutError) {
-        let toMany = entity.relationships.filter { !$0.isTransient && $0.isToMany }
-            .sorted { $0.name.utf8Less(than: $1.name) }
-        for relationship in toMany {
-            let key = PropertyKey(entity: entity.name, name: relationship.name)
-            if storages[key] != nil { continue }
-            let target = try destination(of: relationship, in: entity)
-            guard let inverse = try inverse(of: relationship, in: entity) else {
-                layOutUnpairedJoinTable(entity: entity, relationship: relationship, to: target)
-                continue
-            }
-            let inverseKey = PropertyKey(
-                entity: inverse.entity.name, name: inverse.relationship.name)
-            if !inverse.relationship.isToMany {
-                guard let columns = toOneColumns[inverseKey] else { continue }
-                storages[key] = .inverseForeignKey(
-                    table: columns.table, column: columns.column,
-                    entityColumn: columns.entityColumn,
-                    orderColumn: relationship.isOrdered ? columns.orderColumn : nil)
-                continue
-            }
-            let ownNumber = number(of: entity)
-            let inverseNumber = number(of: inverse.entity)
-            let ownSideNames: Bool
-            if ownNumber != inverseNumber {
-                ownSideNames = ownNumber < inverseNumber
-            } else {
-                ownSideNames = !relationship.name.utf8Less(than: inverse.relationship.name)
-            }
-            if ownSideNames {
-                layOutJoinTable(
-                    owner: entity, relationship: relationship, inverseOwner: inverse.entity,
-                    inverse: inverse.relationship)
-            } else {
-                layOutJoinTable(
-                    owner: inverse.entity, relationship: inverse.relationship,
-                    inverseOwner: entity, inverse: relationship)
-            }
-        }
-    }
-
-    private mutating func uniqueJoinColumn(_ name: String) -> String {
-        let suffix = Self.freeSuffix(used: usedJoinColumns) { [name + $0] }
-        usedJoinColumns.insert((name + suffix).lowercased())
-        return name + suffix
-    }
-
-    private mutating func uniqueTableName(_ name: String) -> String {
-        let suffix = Self.freeSuffix(used: usedSchemaNames) { [name + $0] }
-        usedSchemaNames.insert((name + suffix).lowercased())
-        return name + suffix
-    }
-
-    private mutating func layOutJoinTable(
-        owner: Entity, relationship: Relationship, inverseOwner: Entity, inverse: Relationship
-    ) {
-        let ownerNumber = number(of: owner)
-        let inverseNumber = number(of: inverseOwner)
-        let table = uniqueTableName("Z_\(ownerNumber)" + relationship.name.uppercased())
-        let ownerColumn = uniqueJoinColumn("Z_\(ownerNumber)" + inverse.name.uppercased())
-        let destinationColumn = uniqueJoinColumn(
-            "Z_\(inverseNumber)" + relationship.name.uppercased())
-        let isSelfInverse = owner.name == inverseOwner.name && relationship.name == inverse.name
-        let ownerOrder =
-            relationship.isOrdered ? uniqueJoinColumn(Self.orderColumn(destinationColumn)) : nil
-        let inverseOrder =
-            inverse.isOrdered && !isSelfInverse
-            ? uniqueJoinColumn(Self.orderColumn(ownerColumn)) : nil
-        joinTables.append(
-            JoinTableLayout(
-                name: table, entity: owner.name, relationship: relationship.name,
-                inverseEntity: inverseOwner.name, inverseRelationship: inverse.name,
-                ownerColumn: ownerColumn, destinationColumn: destinationColumn,
-                ownerOrderColumn: ownerOrder, inverseOrderColumn: inverseOrder,
-                indexName: uniqueTableName(table + "_" + destinationColumn + "_INDEX"),
-                destinationEntity: inverseOwner.name))
-        storages[PropertyKey(entity: owner.name, name: relationship.name)] = .joinTable(
-            table: table, ownerColumn: ownerColumn, destinationColumn: destinationColumn,
-            orderColumn: ownerOrder)
-        if !isSelfInverse {
-            storages[PropertyKey(entity: inverseOwner.name, name: inverse.name)] = .joinTable(
-                table: table, ownerColumn: destinationColumn, destinationColumn: ownerColumn,
-                orderColumn: inverseOrder)
-        }
-    }
-
-    private mutating func layOutUnpairedJoinTable(
-        entity: Entity, relationship: Relationship, to target: Entity
-    ) {
-        let ownerNumber = number(of: entity)
-        let name = relationship.name.uppercased()
-        let table = uniqueTableName("Z_\(ownerNumber)" + name)
-        let ownerColumn = uniqueJoinColumn("Z_\(ownerNumber)INVERSE_" + name)
-        let destinationColumn = uniqueJoinColumn("Z_\(number(of: target))" + name)
-        let order =
-            relationship.isOrdered ? uniqueJoinColumn(Self.orderColumn(destinationColumn)) : nil
-        joinTables.append(
-            JoinTableLayout(
-                name: table, entity: entity.name, relationship: relationship.name,
-                inverseEntity: nil, inverseRelationship: nil, ownerColumn: ownerColumn,
-                destinationColumn: destinationColumn, ownerOrderColumn: order,
-                inverseOrderColumn: nil,
-                indexName: uniqueTableName(table + "_" + destinationColumn + "_INDEX"),
-                destinationEntity: target.name))
-        storages[PropertyKey(entity: entity.name, name: relationship.name)] = .joinTable(
-            table: table, ownerColumn: ownerColumn, destinationColumn: destinationColumn,
-            orderColumn: order)
-    }
-
-    /// `Z_2BOOKS` → `Z_FOK_2BOOKS`.
-    private static func orderColumn(_ keyColumn: String) -> String {
-        "Z_FOK_" + keyColumn.dropFirst(2)
-    }
-
     // MARK: - Results
 
-    private func makeEntityLayouts() -> [EntityLayout] {
+    func makeEntityLayouts() -> [EntityLayout] {
         ordered.map { entity in
             var attributes: [String: Column] = [:]
             var relationships: [String: RelationshipStorage] = [:]
@@ -486,7 +370,7 @@ struct StoreLayoutBuilder {
         }
     }
 
-    private func descendantNumbers(of entity: Entity) -> [Int] {
+    func descendantNumbers(of entity: Entity) -> [Int] {
         var result = [number(of: entity)]
         for child in childNames[entity.name] ?? [] {
             if let childEntity = model.entity(named: child) {
@@ -496,7 +380,7 @@ struct StoreLayoutBuilder {
         return result
     }
 
-    private func makeTables(entities: [EntityLayout]) -> [EntityTableLayout] {
+    func makeTables(entities: [EntityLayout]) -> [EntityTableLayout] {
         ordered.filter { $0.parentName == nil }.compactMap { root in
             guard let name = tableNames[root.name] else { return nil }
             let columns = (placedColumns[name] ?? []).sorted { lhs, rhs in

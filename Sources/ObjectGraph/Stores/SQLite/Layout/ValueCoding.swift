@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteDatabase
 
 /// Converts attribute values between ObjectGraph's ``Value`` and what Core Data keeps in SQLite
 /// (`research/coredata-store-format.md` §7):
@@ -20,7 +21,7 @@ import Foundation
 enum ValueCoding {
     /// The SQLite value that stores `value` in a column of an attribute of type `type`.
     static func storageValue(for value: Value, type: AttributeType)
-        throws(ValueCodingError) -> StorageValue
+        throws(ValueCodingError) -> DatabaseValue
     {
         if case .null = value { return .null }
         switch (type, value) {
@@ -67,7 +68,7 @@ enum ValueCoding {
     }
 
     /// The attribute value of type `type` that `stored` holds.
-    static func value(from stored: StorageValue, type: AttributeType)
+    static func value(from stored: DatabaseValue, type: AttributeType)
         throws(ValueCodingError) -> Value
     {
         if case .null = stored { return .null }
@@ -105,7 +106,7 @@ enum ValueCoding {
 
     // MARK: - Reading helpers
 
-    private static func integer(_ stored: StorageValue, type: AttributeType) -> Value? {
+    private static func integer(_ stored: DatabaseValue, type: AttributeType) -> Value? {
         let number: Int64?
         switch stored {
         case .integer(let value): number = value
@@ -119,7 +120,7 @@ enum ValueCoding {
         return .integer(number)
     }
 
-    private static func boolean(_ stored: StorageValue) -> Value? {
+    private static func boolean(_ stored: DatabaseValue) -> Value? {
         switch stored {
         case .integer(let value): return .bool(value != 0)
         case .real(let value): return .bool(value != 0)
@@ -133,7 +134,7 @@ enum ValueCoding {
         }
     }
 
-    private static func decimal(_ stored: StorageValue) -> Value? {
+    private static func decimal(_ stored: DatabaseValue) -> Value? {
         switch stored {
         case .integer(let value): return .decimal(Decimal(value))
         case .real(let value):
@@ -151,7 +152,7 @@ enum ValueCoding {
         }
     }
 
-    private static func double(_ stored: StorageValue) -> Double? {
+    private static func double(_ stored: DatabaseValue) -> Double? {
         switch stored {
         case .integer(let value): return Double(value)
         case .real(let value): return value
@@ -160,7 +161,7 @@ enum ValueCoding {
         }
     }
 
-    private static func string(_ stored: StorageValue) -> Value? {
+    private static func string(_ stored: DatabaseValue) -> Value? {
         switch stored {
         case .text(let text): return .string(text)
         case .integer(let value): return .string(String(value))
@@ -170,7 +171,7 @@ enum ValueCoding {
         }
     }
 
-    private static func uuid(_ stored: StorageValue) -> Value? {
+    private static func uuid(_ stored: DatabaseValue) -> Value? {
         switch stored {
         case .blob(let bytes) where bytes.count == 16:
             let b = [UInt8](bytes)
@@ -192,7 +193,7 @@ enum ValueCoding {
         ])
     }
 
-    private static func describe(_ stored: StorageValue) -> String {
+    private static func describe(_ stored: DatabaseValue) -> String {
         switch stored {
         case .null: return "NULL"
         case .integer(let value): return String(value)

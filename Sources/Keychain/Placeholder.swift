@@ -1,2 +1,0 @@
-/// The Keychain module (being built).
-public enum KeychainModule {}

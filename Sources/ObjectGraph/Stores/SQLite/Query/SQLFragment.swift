@@ -1,0 +1,128 @@
+/// What kind of value an SQL expression yields, which decides how it compares: the evaluator
+/// compares numbers (integers, doubles, decimals, Booleans) by value, strings with `[c]`/`[d]`
+/// folding, dates chronologically, bytes and UUIDs by equality only, and objects by ID.
+enum SQLValueKind: Hashable, Sendable {
+    /// The constant nil.
+    case null
+    /// Integer, Boolean, Double, Float or Decimal (decimals are REAL in the file).
+    case number
+    /// Text.
+    case string
+    /// A date, REAL seconds since 2001-01-01.
+    case date
+    /// Binary or transformable bytes.
+    case data
+    /// A UUID, a 16-byte blob.
+    case uuid
+    /// A URI, its absolute string.
+    case uri
+    /// A managed object: `sql` is its `Z_PK`, ``SQLFragment/entity`` its `Z_ENT`.
+    case object
+
+    init?(attributeType: AttributeType) {
+        switch attributeType {
+        case .integer16, .integer32, .integer64, .boolean, .decimal, .double, .float:
+            self = .number
+        case .string: self = .string
+        case .date: self = .date
+        case .binary, .transformable: self = .data
+        case .uuid: self = .uuid
+        case .uri: self = .uri
+        case .undefined, .objectID, .composite, .unknown: return nil
+        }
+    }
+}
+
+/// A translated scalar expression: SQL, its arguments and its kind. An object reference also
+/// carries the SQL of its entity number.
+struct SQLFragment: Sendable {
+    var piece: SQLPiece
+    var kind: SQLValueKind
+    /// For ``SQLValueKind/object``: the `Z_ENT` of the referenced row.
+    var entity: SQLPiece?
+    /// Whether the expression may be NULL.
+    var nullable: Bool
+    /// The attribute type, when the expression is an attribute's column.
+    var attributeType: AttributeType?
+
+    init(_ piece: SQLPiece, kind: SQLValueKind, entity: SQLPiece? = nil, nullable: Bool = true) {
+        self.piece = piece
+        self.kind = kind
+        self.entity = entity
+        self.nullable = nullable
+    }
+
+    static let null = SQLFragment(SQLPiece("NULL"), kind: .null)
+
+    /// `x IS NULL` (for an object: its key is NULL); `1` for the nil constant.
+    var isNullTest: SQLPiece {
+        if kind == .null { return SQLPiece("1") }
+        if !nullable { return SQLPiece("0") }
+        return "(" + piece + " IS NULL)"
+    }
+}
+
+/// An object row reachable in a query: its table alias, its (declared) entity and the
+/// SELECT level whose FROM clause holds the alias.
+struct SQLObjectScope {
+    var alias: String
+    var entity: String
+    var context: SQLSelectContext
+}
+
+/// The FROM clause of one SELECT level: the main table, then joins added as key paths need
+/// them (to-one joins shared by every use of the same path).
+final class SQLSelectContext {
+    private(set) var from: SQLPiece
+    private var joins: [String: String] = [:]
+
+    init(from: SQLPiece) {
+        self.from = from
+    }
+
+    /// Appends a join clause (` LEFT JOIN "ZTEAM" AS t2 ON …`).
+    func append(_ clause: SQLPiece) {
+        from = from + clause
+    }
+
+    /// The alias already joined for `key` (alias + relationship), if any.
+    func joinedAlias(_ key: String) -> String? { joins[key] }
+
+    func remember(_ key: String, alias: String) { joins[key] = alias }
+}
+
+/// A to-many path as the FROM and WHERE of a correlated subquery whose rows are the elements.
+struct SQLCollectionSource {
+    /// The subquery's FROM clause.
+    var context: SQLSelectContext
+    /// The correlation with the outer row and restrictions on element entities.
+    var conditions: [SQLPiece]
+    /// The last object reached (the element itself, when the path ends on a to-many).
+    var scope: SQLObjectScope
+    /// The element value: an attribute of ``scope`` or the object.
+    var element: SQLFragment
+    /// Whether the path ended on a to-many relationship (the elements are its objects).
+    var endsOnObjects: Bool
+
+    /// `EXISTS (SELECT 1 FROM … WHERE conditions AND test)`.
+    func exists(_ test: SQLPiece) -> SQLPiece {
+        "EXISTS (SELECT 1 FROM " + context.from + " WHERE " + SQLPiece.all(conditions + [test])
+            + ")"
+    }
+
+    /// `(SELECT value FROM … WHERE conditions [AND test])`.
+    func scalar(_ value: SQLPiece, where test: SQLPiece? = nil) -> SQLPiece {
+        "(SELECT " + value + " FROM " + context.from + " WHERE "
+            + SQLPiece.all(conditions + (test.map { [$0] } ?? [])) + ")"
+    }
+}
+
+/// A translated operand of a comparison.
+enum SQLOperand {
+    /// One value.
+    case scalar(SQLFragment)
+    /// A constant collection `{a, b, c}`.
+    case list([SQLFragment])
+    /// The elements of a to-many key path.
+    case collection(SQLCollectionSource)
+}

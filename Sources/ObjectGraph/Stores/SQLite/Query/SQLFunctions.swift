@@ -1,0 +1,164 @@
+import Foundation
+import SQLiteDatabase
+
+/// The Swift functions and collations that compiled queries call, so that SQL compares strings
+/// and does arithmetic exactly as the predicate evaluator and `SortDescriptor` do. Register
+/// them once on every connection that runs compiled queries.
+///
+/// ```swift
+/// let db = try Database(path: url.path)
+/// try SQLFunctions.register(on: db)
+/// ```
+///
+/// - `og_string_equal(a, b, options)`: `ValueComparison` string equality with `[c]`/`[d]`
+///   (1 when both are NULL, 0 when one is).
+/// - `og_string_compare(a, b, options)`: -1, 0 or 1 on folded strings, NULL when either is NULL.
+/// - `og_string_match(operation, text, pattern, options)`: `BEGINSWITH`, `ENDSWITH`, `LIKE`,
+///   `MATCHES` and substring `CONTAINS` through `StringMatching` (0 when either is NULL; an
+///   invalid regular expression is an error).
+/// - `og_arithmetic(operator, a, b)`: `Arithmetic.apply` (integer overflow and division by zero
+///   are errors, as in the evaluator).
+/// - Collations `og_standard`, `og_case_insensitive`, `og_localized`, `og_localized_standard`:
+///   `SortDescriptor`'s string orders.
+enum SQLFunctions {
+    static let stringEqual = "og_string_equal"
+    static let stringCompare = "og_string_compare"
+    static let stringOperation = "og_string_match"
+    static let arithmetic = "og_arithmetic"
+    static let standardCollation = "og_standard"
+    static let caseInsensitiveCollation = "og_case_insensitive"
+    static let localizedCollation = "og_localized"
+    static let localizedStandardCollation = "og_localized_standard"
+
+    /// The string operators `og_string_match` implements, by their bound code.
+    enum StringOperation: Int64 {
+        case beginsWith = 1
+        case endsWith = 2
+        case like = 3
+        case matches = 4
+        case contains = 5
+    }
+
+    /// The bound code of an arithmetic operator.
+    static func arithmeticCode(_ op: ArithmeticOperator) -> Int64 {
+        switch op {
+        case .add: return 1
+        case .subtract: return 2
+        case .multiply: return 3
+        case .divide: return 4
+        case .power: return 5
+        }
+    }
+
+    private static let operators: [Int64: ArithmeticOperator] = Dictionary(
+        uniqueKeysWithValues: ArithmeticOperator.allCases.map { (arithmeticCode($0), $0) })
+
+    /// The collation of a sort descriptor's string comparison.
+    static func collation(for comparison: SortDescriptor.Comparison) -> String {
+        switch comparison {
+        case .standard: return standardCollation
+        case .caseInsensitive: return caseInsensitiveCollation
+        case .localized: return localizedCollation
+        case .localizedStandard: return localizedStandardCollation
+        }
+    }
+
+    /// Registers every function and collation on `db`.
+    static func register(on db: Database) throws {
+        try db.createFunction(name: stringEqual, argumentCount: 3, deterministic: true) { args in
+            let a = text(args[0])
+            let b = text(args[1])
+            guard let a, let b else { return .integer(a == nil && b == nil ? 1 : 0) }
+            let options = ComparisonOptions(rawValue: Int(integer(args[2])))
+            return .integer(
+                StringMatching.fold(a, options) == StringMatching.fold(b, options) ? 1 : 0)
+        }
+        try db.createFunction(name: stringCompare, argumentCount: 3, deterministic: true) { args in
+            guard let a = text(args[0]), let b = text(args[1]) else { return .null }
+            let options = ComparisonOptions(rawValue: Int(integer(args[2])))
+            let x = StringMatching.fold(a, options)
+            let y = StringMatching.fold(b, options)
+            return .integer(x == y ? 0 : x < y ? -1 : 1)
+        }
+        try db.createFunction(name: stringOperation, argumentCount: 4, deterministic: true) {
+            args in
+            guard let operation = StringOperation(rawValue: integer(args[0])),
+                let subject = text(args[1]), let pattern = text(args[2])
+            else { return .integer(0) }
+            let options = ComparisonOptions(rawValue: Int(integer(args[3])))
+            let result: Bool
+            switch operation {
+            case .beginsWith:
+                result = try StringMatching.match(subject, .beginsWith, pattern, options: options)
+            case .endsWith:
+                result = try StringMatching.match(subject, .endsWith, pattern, options: options)
+            case .like:
+                result = try StringMatching.match(subject, .like, pattern, options: options)
+            case .matches:
+                result = try StringMatching.match(subject, .matches, pattern, options: options)
+            case .contains:
+                result = StringMatching.contains(subject, pattern, options: options)
+            }
+            return .integer(result ? 1 : 0)
+        }
+        try db.createFunction(name: arithmetic, argumentCount: 3, deterministic: true) { args in
+            guard let op = operators[integer(args[0])] else {
+                throw PredicateEvaluationError.unsupported("an unknown arithmetic operator")
+            }
+            let result = try Arithmetic.apply(op, .value(number(args[1])), .value(number(args[2])))
+            switch result {
+            case .value(.integer(let n)): return .integer(n)
+            case .value(.double(let d)): return .real(d)
+            case .value(.bool(let b)): return .integer(b ? 1 : 0)
+            case .value(.decimal(let d)): return .real(NSDecimalNumber(decimal: d).doubleValue)
+            default: return .null
+            }
+        }
+        try db.createCollation(name: standardCollation) { three($0, $1) }
+        try db.createCollation(name: caseInsensitiveCollation) {
+            three($0.lowercased(), $1.lowercased())
+        }
+        try db.createCollation(name: localizedCollation) {
+            let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+            return three(
+                $0.folding(options: options, locale: nil), $1.folding(options: options, locale: nil)
+            )
+        }
+        try db.createCollation(name: localizedStandardCollation) {
+            NaturalOrder.compare($0.lowercased(), $1.lowercased())
+        }
+    }
+
+    private static func three(_ x: String, _ y: String) -> ComparisonResult {
+        x < y ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
+    }
+
+    /// A string argument as the store reads a string column (numbers as their text).
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value {
+        case .text(let text): return text
+        case .integer(let n): return String(n)
+        case .real(let d): return String(d)
+        case .blob(let bytes): return String(data: bytes, encoding: .utf8)
+        case .null: return nil
+        }
+    }
+
+    private static func integer(_ value: DatabaseValue) -> Int64 {
+        switch value {
+        case .integer(let n): return n
+        case .real(let d): return Int64(exactly: d.rounded(.towardZero)) ?? 0
+        default: return 0
+        }
+    }
+
+    private static func number(_ value: DatabaseValue) throws -> Value {
+        switch value {
+        case .null: return .null
+        case .integer(let n): return .integer(n)
+        case .real(let d): return .double(d)
+        case .text, .blob:
+            throw PredicateEvaluationError.typeMismatch("arithmetic needs numbers, not \(value)")
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import SQLiteDatabase
+
+extension SQLPredicateTranslator {
+    /// Translates one side of a comparison.
+    func operand(_ expression: Expression, _ scope: SQLScope) throws(SQLTranslationError)
+        -> SQLOperand
+    {
+        switch expression {
+        case .aggregate(let elements):
+            var items: [SQLFragment] = []
+            for element in elements {
+                guard case .scalar(let item) = try operand(element, scope) else {
+                    throw .unsupported(
+                        expression.description, reason: "nested collections are not supported")
+                }
+                items.append(item)
+            }
+            return .list(items)
+        case .keyPath(let path):
+            return try walk(path.components[...], from: scope.object, fragment: expression)
+        case .member(.variable(let name), let path):
+            guard let bound = scope.variables[name] else {
+                throw .unsupported(expression.description, reason: "$\(name) is not bound")
+            }
+            return try walk(path.components[...], from: bound, fragment: expression)
+        case .member(.evaluatedObject, let path):
+            return try walk(path.components[...], from: scope.object, fragment: expression)
+        default:
+            return .scalar(try scalar(expression, scope))
+        }
+    }
+
+    /// Translates an expression that must give one value.
+    func scalar(_ expression: Expression, _ scope: SQLScope) throws(SQLTranslationError)
+        -> SQLFragment
+    {
+        let text = expression.description
+        switch expression {
+        case .constant(let value):
+            return try constant(value, fragment: text)
+        case .evaluatedObject:
+            return objectFragment(scope.object)
+        case .variable(let name):
+            guard let bound = scope.variables[name] else {
+                throw .unsupported(text, reason: "$\(name) is not bound (substitute it first)")
+            }
+            return objectFragment(bound)
+        case .keyPath, .member(.variable, _), .member(.evaluatedObject, _):
+            guard case .scalar(let value) = try operand(expression, scope) else {
+                throw .unsupported(
+                    text, reason: "a to-many key path needs ANY, ALL, @count or an aggregate")
+            }
+            return value
+        case .member(.subquery(let collection, let variable, let predicate), let path):
+            guard path.components == [.operator(.count)] else {
+                throw .unsupported(text, reason: "only SUBQUERY(…).@count is supported")
+            }
+            return try subqueryCount(collection, variable, predicate, scope, fragment: text)
+        case .index(.subquery(let collection, let variable, let predicate), .size):
+            return try subqueryCount(collection, variable, predicate, scope, fragment: text)
+        case .arithmetic(let left, let op, let right):
+            let l = try scalar(left, scope)
+            let r = try scalar(right, scope)
+            for side in [l, r] where side.kind != .number && side.kind != .null {
+                throw .unsupported(text, reason: "arithmetic needs numbers")
+            }
+            if l.kind == .null || r.kind == .null { return .null }
+            return SQLFragment(
+                SQLPiece("\(SQLFunctions.arithmetic)(")
+                    + SQLPiece.bound(.integer(SQLFunctions.arithmeticCode(op))) + ", " + l.piece
+                    + ", " + r.piece + ")",
+                kind: .number)
+        case .negate(let inner):
+            let value = try scalar(inner, scope)
+            if value.kind == .null { return .null }
+            guard value.kind == .number else {
+                throw .unsupported(text, reason: "arithmetic needs numbers")
+            }
+            return SQLFragment(
+                SQLPiece("\(SQLFunctions.arithmetic)(")
+                    + SQLPiece.bound(.integer(SQLFunctions.arithmeticCode(.subtract)))
+                    + ", " + SQLPiece.bound(.integer(0)) + ", " + value.piece + ")",
+                kind: .number)
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            let test = try self.condition(condition, scope)
+            let yes = try scalar(whenTrue, scope)
+            let no = try scalar(whenFalse, scope)
+            let kind = yes.kind == .null ? no.kind : yes.kind
+            guard yes.kind == no.kind || yes.kind == .null || no.kind == .null, kind != .object
+            else {
+                throw .unsupported(text, reason: "TERNARY branches of different kinds")
+            }
+            return SQLFragment(
+                "(CASE WHEN " + test + " THEN " + yes.piece + " ELSE " + no.piece
+                    + " END)", kind: kind)
+        case .aggregate:
+            throw .unsupported(text, reason: "a collection is not a single value")
+        case .function:
+            throw .unsupported(text, reason: "functions are evaluated in memory")
+        case .functionCall:
+            throw .unsupported(text, reason: "FUNCTION method calls are evaluated in memory")
+        case .cast:
+            throw .unsupported(text, reason: "CAST of a non-constant is evaluated in memory")
+        case .subquery:
+            throw .unsupported(text, reason: "a SUBQUERY is a collection; use .@count")
+        case .index, .member:
+            throw .unsupported(text, reason: "not supported in SQL")
+        }
+    }
+
+    /// A constant as a bound argument, encoded as the store encodes attribute values.
+    func constant(_ value: Value, fragment: String) throws(SQLTranslationError) -> SQLFragment {
+        switch value {
+        case .null:
+            return .null
+        case .integer(let n):
+            return SQLFragment(.bound(.integer(n)), kind: .number, nullable: false)
+        case .bool(let b):
+            return SQLFragment(.bound(.integer(b ? 1 : 0)), kind: .number, nullable: false)
+        case .double(let d):
+            guard !d.isNaN else {
+                throw .unsupported(fragment, reason: "NaN cannot be bound (SQLite makes it NULL)")
+            }
+            return SQLFragment(.bound(.real(d)), kind: .number, nullable: false)
+        case .decimal(let d):
+            let double = NSDecimalNumber(decimal: d).doubleValue
+            return SQLFragment(.bound(.real(double)), kind: .number, nullable: false)
+        case .string(let s):
+            return SQLFragment(.bound(.text(s)), kind: .string, nullable: false)
+        case .date(let date):
+            return SQLFragment(
+                .bound(.real(date.timeIntervalSinceReferenceDate)), kind: .date, nullable: false)
+        case .data(let bytes):
+            return SQLFragment(.bound(.blob(bytes)), kind: .data, nullable: false)
+        case .uuid(let uuid):
+            let u = uuid.uuid
+            let bytes = Data([
+                u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14,
+                u.15,
+            ])
+            return SQLFragment(.bound(.blob(bytes)), kind: .uuid, nullable: false)
+        case .uri(let url):
+            return SQLFragment(.bound(.text(url.absoluteString)), kind: .uri, nullable: false)
+        case .objectID(let id):
+            guard case .permanent(let key) = id.key else {
+                throw .unsupported(fragment, reason: "a temporary object ID has no row")
+            }
+            if let store = schema.storeIdentifier, store != id.storeIdentifier {
+                throw .unsupported(fragment, reason: "the object ID belongs to another store")
+            }
+            guard let entity = schema.layout.entity(named: id.entityName) else {
+                throw .unsupported(fragment, reason: "no entity '\(id.entityName)' in the layout")
+            }
+            return SQLFragment(
+                .bound(.integer(key)), kind: .object,
+                entity: .bound(.integer(Int64(entity.entityNumber))), nullable: false)
+        }
+    }
+
+    /// The object of a scope: its `Z_PK` and `Z_ENT`.
+    func objectFragment(_ object: SQLObjectScope) -> SQLFragment {
+        SQLFragment(
+            SQLPiece(object.alias + ".\"Z_PK\""), kind: .object,
+            entity: SQLPiece(object.alias + ".\"Z_ENT\""), nullable: true)
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`.
+    private func subqueryCount(
+        _ collection: Expression, _ variable: String, _ predicate: Predicate, _ scope: SQLScope,
+        fragment: String
+    ) throws(SQLTranslationError) -> SQLFragment {
+        guard case .collection(let source) = try operand(collection, scope),
+            source.endsOnObjects
+        else {
+            throw .unsupported(
+                fragment, reason: "SUBQUERY needs a key path ending on a to-many relationship")
+        }
+        var inner = scope
+        inner.object = source.scope
+        inner.variables[variable] = source.scope
+        let test = try condition(predicate, inner)
+        return SQLFragment(
+            source.scalar(SQLPiece("COUNT(*)"), where: test), kind: .number, nullable: false)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import SQLiteDatabase
+
+/// Fetches and counts compiled to SQL. What the compiler cannot translate is left to the
+/// context's in-memory evaluator (the store answers `nil`), so the answer never differs.
+extension SQLiteStore {
+    func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
+        guard let compiled = compiledSelect(query) else { return nil }
+        let table = entityLayouts[query.entityIndex].tableName
+        return try sqlite {
+            var rows: [StoreRow] = []
+            let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
+                arguments: compiled.statementArguments)
+            switch query.result {
+            case .rows:
+                while try cursor.step() {
+                    if let row = try decodeRow(cursor, table: table) { rows.append(row) }
+                }
+            case .ids:
+                while try cursor.step() {
+                    guard case .integer(let pk) = try cursor.value(at: 0),
+                        case .integer(let number) = try cursor.value(at: 1),
+                        let index = schemaIndexByNumber[Int(number)]
+                    else { continue }
+                    rows.append(
+                        StoreRow(
+                            id: objectID(schema.entities[index].name, pk), entityIndex: index,
+                            version: 0, values: []))
+                }
+            }
+            return rows
+        }
+    }
+
+    func count(_ query: StoreQuery) throws -> Int? {
+        let entity = schema.entities[query.entityIndex]
+        guard
+            let compiled = try? compiler.count(
+                entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
+                predicate: query.predicate)
+        else { return nil }
+        let total = try sqlite {
+            try database.fetchValue(
+                Int.self, sql: compiled.sql, arguments: compiled.statementArguments) ?? 0
+        }
+        let afterOffset = max(0, total - max(0, query.offset))
+        return query.limit > 0 ? min(afterOffset, query.limit) : afterOffset
+    }
+
+    /// The SQL of `query`, or `nil` when part of it cannot run in SQL.
+    func compiledSelect(_ query: StoreQuery) -> CompiledQuery? {
+        let entity = schema.entities[query.entityIndex]
+        let table = entityLayouts[query.entityIndex].tableName
+        let columns: [String]
+        switch query.result {
+        case .rows: columns = tableColumns[table]?.names ?? []
+        case .ids: columns = ["Z_PK", "Z_ENT"]
+        }
+        return try? compiler.select(
+            entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
+            predicate: query.predicate, sortDescriptors: query.sortDescriptors,
+            offset: query.offset, limit: query.limit, columns: columns)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ObjectGraph
+
+/// `objectgraph dump --model MODEL STORE [--entity NAME]`: every object as one JSON line.
+struct DumpCommand: Command {
+    static let name = "dump"
+    static let abstract = "Print every object of a store as JSON lines."
+    static let help = """
+        OVERVIEW: Print every object of a store, one JSON object per line:
+          {"entity": "...", "id": "<URI>", "attributes": {...}, "relationships": {"name": ["<URI>", ...]}}
+        Values follow 'objectgraph predicate --jsonl': null, numbers, strings, booleans,
+        {"$date": <seconds since 1970>}, {"$data": "<base64>"}, {"$uuid": "..."}.
+        The store is opened read-only: it is never modified.
+
+        USAGE: objectgraph dump --model MODEL STORE [--entity NAME]
+
+        OPTIONS:
+          --model MODEL   The .xcdatamodeld, .xcdatamodel or contents file.
+          --entity NAME   Only objects of this entity (and its subentities).
+          -h, --help      Show help.
+
+        """
+
+    static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        var model: String?
+        var entity: String?
+        var store: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--model", "--entity":
+                guard index + 1 < arguments.count else {
+                    return usageError("\(argument) needs a value", io: io)
+                }
+                if argument == "--model" {
+                    model = arguments[index + 1]
+                } else {
+                    entity = arguments[index + 1]
+                }
+                index += 2
+            default:
+                if argument.hasPrefix("-") {
+                    return usageError("unknown option \(argument)", io: io)
+                }
+                if store != nil { return usageError("only one store can be dumped", io: io) }
+                store = argument
+                index += 1
+            }
+        }
+        guard let model else { return usageError("--model is required", io: io) }
+        guard let store else { return usageError("a STORE path is required", io: io) }
+        do {
+            let (loaded, context) = try StoreOpening.open(model: model, store: store)
+            let names =
+                entity.map { [$0] }
+                ?? loaded.entities.filter { $0.parentName == nil }.map(\.name).sorted()
+            for name in names {
+                guard loaded.entity(named: name) != nil else {
+                    io.writeError("error: the model has no entity '\(name)'\n")
+                    return ExitStatus.usage
+                }
+                var request = FetchRequest(entityName: name)
+                request.sortDescriptors = []
+                for object in try context.fetch(request) {
+                    io.write(try StoreJSON.line(StoreJSON.object(object, model: loaded)) + "\n")
+                }
+            }
+            return ExitStatus.success
+        } catch {
+            io.writeError("error: \(error)\n")
+            return ExitStatus.usage
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import ObjectGraph
+
+/// `objectgraph query --model MODEL --entity NAME [--sort KEY[:desc]] [--limit N] [--sql]
+/// STORE 'PREDICATE'`: the objects matching a predicate, or the SQL that finds them.
+struct QueryCommand: Command {
+    static let name = "query"
+    static let abstract = "Print the objects of a store that match a predicate."
+    static let help = """
+        OVERVIEW: Print the objects of a store that match a predicate, as 'dump' prints them,
+        or with --sql the SQL and bound arguments a SQLite store runs for it. The store is
+        opened read-only.
+
+        USAGE: objectgraph query --model MODEL --entity NAME [--sort KEY[:desc]]... [--limit N]
+                                 [--sql] STORE ['PREDICATE']
+
+        OPTIONS:
+          --model MODEL      The .xcdatamodeld, .xcdatamodel or contents file.
+          --entity NAME      The entity to fetch (subentities included).
+          --sort KEY[:desc]  Sort by a key path; repeat for more keys.
+          --limit N          At most N objects.
+          --sql              Print the SQL instead of the objects.
+          -h, --help         Show help.
+
+        EXIT: 0 success, 1 the predicate does not parse, 2 usage or unreadable input.
+
+        """
+
+    static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        var model: String?
+        var entity: String?
+        var sorts: [ObjectGraph.SortDescriptor] = []
+        var limit = 0
+        var showSQL = false
+        var positional: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--model", "--entity", "--sort", "--limit":
+                guard index + 1 < arguments.count else {
+                    return usageError("\(argument) needs a value", io: io)
+                }
+                let value = arguments[index + 1]
+                switch argument {
+                case "--model": model = value
+                case "--entity": entity = value
+                case "--sort":
+                    let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+                    guard let key = parts.first, !key.isEmpty,
+                        parts.count == 1 || ["asc", "desc"].contains(parts[1])
+                    else { return usageError("--sort takes KEY or KEY:desc", io: io) }
+                    sorts.append(
+                        ObjectGraph.SortDescriptor(
+                            key, ascending: parts.count == 1 || parts[1] == "asc"))
+                default:
+                    guard let number = Int(value), number >= 0 else {
+                        return usageError("--limit takes a whole number", io: io)
+                    }
+                    limit = number
+                }
+                index += 2
+            case "--sql":
+                showSQL = true
+                index += 1
+            case "--":
+                positional += arguments[(index + 1)...]
+                index = arguments.count
+            default:
+                if argument.hasPrefix("--") {
+                    return usageError("unknown option \(argument)", io: io)
+                }
+                positional.append(argument)
+                index += 1
+            }
+        }
+        guard let model else { return usageError("--model is required", io: io) }
+        guard let entity else { return usageError("--entity is required", io: io) }
+        guard positional.count == 1 || positional.count == 2 else {
+            return usageError("give a STORE and optionally a PREDICATE", io: io)
+        }
+        var request = FetchRequest(entityName: entity)
+        if positional.count == 2 {
+            do {
+                request.predicate = try ObjectGraph.Predicate(format: positional[1])
+            } catch {
+                io.write("\(error)\n")
+                return ExitStatus.finding
+            }
+        }
+        request.sortDescriptors = sorts
+        request.fetchLimit = limit
+        do {
+            let (loaded, context) = try StoreOpening.open(model: model, store: positional[0])
+            guard loaded.entity(named: entity) != nil else {
+                return usageError("the model has no entity '\(entity)'", io: io)
+            }
+            if showSQL {
+                io.write(
+                    (try context.sql(for: request) ?? "-- evaluated in memory (no SQL)") + "\n")
+                return ExitStatus.success
+            }
+            for object in try context.fetch(request) {
+                io.write(try StoreJSON.line(StoreJSON.object(object, model: loaded)) + "\n")
+            }
+            return ExitStatus.success
+        } catch {
+            io.writeError("error: \(error)\n")
+            return ExitStatus.usage
+        }
+    }
+}

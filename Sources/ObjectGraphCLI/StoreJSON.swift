@@ -1,0 +1,72 @@
+import Foundation
+import ObjectGraph
+
+/// The JSON form of objects and values, with the conventions of `objectgraph predicate
+/// --jsonl`: nil is `null`, dates `{"$date": <seconds since 1970>}`, data `{"$data": base64}`,
+/// UUIDs `{"$uuid": "…"}`, URIs and object IDs as strings.
+enum StoreJSON {
+    static func json(_ value: Value) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .integer(let v): return v
+        case .double(let v): return v.isFinite ? v : NSNull()
+        case .decimal(let v): return NSDecimalNumber(decimal: v)
+        case .string(let v): return v
+        case .bool(let v): return v
+        case .date(let v): return ["$date": v.timeIntervalSince1970]
+        case .data(let v): return ["$data": v.base64EncodedString()]
+        case .uuid(let v): return ["$uuid": v.uuidString]
+        case .uri(let v): return v.absoluteString
+        case .objectID(let v): return v.description
+        }
+    }
+
+    /// One object as `{"entity", "id", "attributes", "relationships"}`.
+    static func object(_ object: ManagedObject, model: EntityModel) throws -> [String: Any] {
+        var attributes: [String: Any] = [:]
+        var relationships: [String: Any] = [:]
+        for attribute in model.allAttributes(of: object.entity) where !attribute.isTransient {
+            attributes[attribute.name] = json(try object.value(for: attribute.name))
+        }
+        for relationship in model.allRelationships(of: object.entity)
+        where !relationship.isTransient {
+            let targets =
+                relationship.isToMany
+                ? try object.objects(for: relationship.name)
+                : (try object.object(for: relationship.name)).map { [$0] } ?? []
+            relationships[relationship.name] = targets.map(\.objectID.description)
+        }
+        return [
+            "entity": object.entity.name, "id": object.objectID.description,
+            "attributes": attributes, "relationships": relationships,
+        ]
+    }
+
+    /// `object` as one line of JSON with sorted keys.
+    static func line(_ object: Any) throws -> String {
+        let data = try JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Opening a model and a store for the store commands.
+enum StoreOpening {
+    /// The model at `modelPath` and a context on the store at `storePath`, opened read-only.
+    static func open(model modelPath: String, store storePath: String) throws
+        -> (EntityModel, ManagedContext)
+    {
+        let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+        let url = URL(fileURLWithPath: storePath)
+        guard FileManager.default.fileExists(atPath: storePath) else {
+            throw StoreError.cannotOpen(path: storePath, reason: "no such file")
+        }
+        guard let type = StoreType(detectingFileAt: url) else {
+            throw StoreError.cannotOpen(
+                path: storePath, reason: "not a store file ObjectGraph knows")
+        }
+        let coordinator = StoreCoordinator(model: model)
+        try coordinator.addStore(type: type, at: url, options: StoreOptions(isReadOnly: true))
+        return (model, ManagedContext(coordinator: coordinator))
+    }
+}
