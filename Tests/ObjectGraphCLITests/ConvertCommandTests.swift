@@ -89,6 +89,33 @@ struct ConvertCommandTests {
         #expect(sqlite.1 == [3.5, 1.25, 2.0])
     }
 
+    @Test("SQLite → binary → SQLite gives the same 'objectgraph dump' up to the store UUID")
+    func sameDump() throws {
+        let fixture = try Fixture()
+        defer { fixture.files.remove() }
+        let source = try fixture.makeStore(.sqlite, "Shop.sqlite")
+        let steps = [
+            (source, fixture.path("Shop.objectgraph")),
+            (fixture.path("Shop.objectgraph"), fixture.path("Back.sqlite")),
+        ]
+        for (from, to) in steps {
+            let result = ValidateDescribeFiles.run([
+                "convert", "--model", fixture.modelPath, from, to,
+            ])
+            #expect(result.status == 0, "\(result.errors)")
+        }
+        func dump(_ path: String) -> String {
+            let result = ValidateDescribeFiles.run(["dump", "--model", fixture.modelPath, path])
+            #expect(result.status == 0, "\(result.errors)")
+            return result.output.replacing(
+                /x-coredata:\/\/[0-9A-F-]+\//, with: "x-coredata://STORE/")
+        }
+        let original = dump(source)
+        #expect(original.split(separator: "\n").count == 4)
+        #expect(dump(fixture.path("Shop.objectgraph")) == original)
+        #expect(dump(fixture.path("Back.sqlite")) == original)
+    }
+
     @Test("usage errors and unreadable input exit 2 with a hint, writing nothing")
     func errors() throws {
         let fixture = try Fixture()

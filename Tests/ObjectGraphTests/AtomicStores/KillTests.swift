@@ -131,6 +131,39 @@ struct KillTests {
     }
 
     @Test(
+        "another process saving the file first makes this process's save fail with a conflict",
+        .enabled(if: tool != nil))
+    func twoProcesses() throws {
+        guard let tool = Self.tool else { return }
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let modelFolder = folder.appendingPathComponent("Stress.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
+        try Data(Self.modelXML.utf8).write(to: modelFolder.appendingPathComponent("contents"))
+        let model = try EntityModel(contentsOf: modelFolder)
+        let store = folder.appendingPathComponent("Shared.objectgraph")
+        _ = try Self.runChild(
+            tool: tool, type: "binary", model: modelFolder, store: store, rounds: 0,
+            killAfter: nil)
+        let coordinator = StoreCoordinator(model: model)
+        try coordinator.addStore(type: .binary, at: store)
+        let context = ManagedContext(coordinator: coordinator)
+        let team = try #require(try context.fetch(FetchRequest(entityName: "Team")).first)
+        try team.set("mine", for: "name")
+        let other = try Self.runChild(
+            tool: tool, type: "binary", model: modelFolder, store: store, rounds: 1,
+            killAfter: nil)
+        #expect(other == 1)
+        #expect {
+            try context.save()
+        } throws: { error in
+            guard case StoreError.fileChanged(let path) = error else { return false }
+            return path == store.path
+        }
+        #expect(try Self.checkedGeneration(.binary, store: store, model: model) == 1)
+    }
+
+    @Test(
         "a binary store killed mid-save holds exactly the old or the new graph",
         .enabled(if: tool != nil))
     func binary() throws {
