@@ -19,7 +19,7 @@ struct StressSaveCommand: Command {
         returns.
 
         USAGE: objectgraph _stress-save --type <type> --model <model> <file> [--rounds N]
-                                        [--people N]
+                                        [--people N] [--padding N]
 
         OPTIONS:
           --type <type>       sqlite, xml or binary.
@@ -27,6 +27,8 @@ struct StressSaveCommand: Command {
                               Team(name, members).
           --rounds N          How many saves after the first (default 1000).
           --people N          The size of generation 0 (default 20000).
+          --padding N         Extra characters in each name of generation 0, to make the
+                              file (and each write) larger (default 0).
 
         """
 
@@ -41,7 +43,7 @@ struct StressSaveCommand: Command {
                 paths.append(argument)
                 continue
             }
-            guard ["--type", "--model", "--rounds", "--people"].contains(argument),
+            guard ["--type", "--model", "--rounds", "--people", "--padding"].contains(argument),
                 index < arguments.count
             else {
                 return usageError("unknown option or missing value '\(argument)'", io: io)
@@ -52,7 +54,8 @@ struct StressSaveCommand: Command {
         guard let typeName = options["--type"], let type = StoreFileKind.type(named: typeName),
             let modelPath = options["--model"], paths.count == 1,
             let rounds = Int(options["--rounds"] ?? "1000"), rounds >= 0,
-            let people = Int(options["--people"] ?? "20000"), people > 0
+            let people = Int(options["--people"] ?? "20000"), people > 0,
+            let padding = Int(options["--padding"] ?? "0"), padding >= 0
         else {
             return usageError(
                 "expected --type, --model, one file, numeric --rounds/--people", io: io)
@@ -73,7 +76,8 @@ struct StressSaveCommand: Command {
                 }
                 for number in 0..<people {
                     let person = try context.insert("Person")
-                    try person.set("person \(number)", for: "name")
+                    let name = "person \(number) " + String(repeating: "x", count: padding)
+                    try person.set(name, for: "name")
                     try person.set(Int64(0), for: "generation")
                     try person.setObject(teams[number % teams.count], for: "team")
                     persons.append(person)

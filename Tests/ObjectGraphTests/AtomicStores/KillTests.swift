@@ -27,6 +27,9 @@ struct KillTests {
     }()
 
     static let people = 3000
+    /// Characters added to each name: a 3 MB file, so writing and flushing it takes long
+    /// enough for some kills to land in the middle of a write.
+    static let padding = 1000
 
     /// The model `_stress-save` expects.
     static let modelXML = """
@@ -49,22 +52,47 @@ struct KillTests {
         </model>
         """
 
-    /// Runs the child; kills it after `delay` seconds when given. Returns the last generation it
-    /// reported saved.
+    /// When to kill the child.
+    enum Kill {
+        /// Let it finish.
+        case never
+        /// After this many seconds.
+        case after(Double)
+        /// This many seconds after its temporary file appears (inside a write), or after 10 s.
+        case duringWrite(Double)
+    }
+
+    /// Runs the child and kills it as `kill` says. Returns the last generation it reported
+    /// saved.
     static func runChild(
-        tool: URL, type: String, model: URL, store: URL, rounds: Int, killAfter delay: Double?
+        tool: URL, type: String, model: URL, store: URL, rounds: Int, kill when: Kill
     ) throws -> Int64? {
         let process = Process()
         process.executableURL = tool
         process.arguments = [
             "_stress-save", "--type", type, "--model", model.path, store.path, "--rounds",
-            "\(rounds)", "--people", "\(people)",
+            "\(rounds)", "--people", "\(people)", "--padding", "\(padding)",
         ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        if let delay {
+        switch when {
+        case .never:
+            break
+        case .after(let delay):
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+        case .duringWrite(let delay):
+            let folder = store.deletingLastPathComponent().path
+            let prefix = ".\(store.lastPathComponent).tmp-"
+            let before = Set(temporaryFiles(in: folder, prefix: prefix))
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline,
+                Set(temporaryFiles(in: folder, prefix: prefix)).subtracting(before).isEmpty
+            {
+                usleep(500)
+            }
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGKILL)
         }
@@ -72,6 +100,12 @@ struct KillTests {
         process.waitUntilExit()
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         return lines.last.flatMap { Int64($0.split(separator: " ").last ?? "") }
+    }
+
+    /// The names of the atomic writer's temporary files in `folder`.
+    static func temporaryFiles(in folder: String, prefix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasPrefix(prefix) }
     }
 
     /// Opens the store and returns its generation after checking that it is one whole
@@ -108,22 +142,26 @@ struct KillTests {
 
         let initial = try runChild(
             tool: tool, type: typeName, model: modelFolder, store: store, rounds: 0,
-            killAfter: nil)
+            kill: .never)
         #expect(initial == 0)
         var last = try checkedGeneration(type, store: store, model: model)
         #expect(last == 0)
         var random = SeededRandom(seed: seed)
         var advanced = 0
-        for round in 0..<12 {
-            let delay = Double(random.next(2500)) / 1000
+        for round in 0..<16 {
+            // Even rounds: a random moment; odd rounds: a random moment inside a write.
+            let when: Kill =
+                round % 2 == 0
+                ? .after(Double(random.next(2500)) / 1000)
+                : .duringWrite(Double(random.next(30)) / 1000)
             let reported = try runChild(
                 tool: tool, type: typeName, model: modelFolder, store: store, rounds: 1000,
-                killAfter: delay)
+                kill: when)
             let generation = try checkedGeneration(type, store: store, model: model)
             let saved = reported ?? last
             #expect(
                 generation == saved || generation == saved + 1,
-                "round \(round), killed after \(delay) s: reported \(saved), found \(generation)")
+                "round \(round), killed \(when): reported \(saved), found \(generation)")
             if generation > last { advanced += 1 }
             last = generation
         }
@@ -144,7 +182,7 @@ struct KillTests {
         let store = folder.appendingPathComponent("Shared.objectgraph")
         _ = try Self.runChild(
             tool: tool, type: "binary", model: modelFolder, store: store, rounds: 0,
-            killAfter: nil)
+            kill: .never)
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(type: .binary, at: store)
         let context = ManagedContext(coordinator: coordinator)
@@ -152,7 +190,7 @@ struct KillTests {
         try team.set("mine", for: "name")
         let other = try Self.runChild(
             tool: tool, type: "binary", model: modelFolder, store: store, rounds: 1,
-            killAfter: nil)
+            kill: .never)
         #expect(other == 1)
         #expect {
             try context.save()
