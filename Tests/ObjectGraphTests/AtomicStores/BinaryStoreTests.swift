@@ -60,6 +60,15 @@ struct BinaryStoreTests {
         #expect(all["bytes"] as Data? == Data())
         #expect(all["id"] as UUID? == uuid)
         #expect(all["i16"] == .null)
+        try all.set(Decimal.nan, for: "dec")
+        try context.save()
+        let again = try AtomicStoreTestSupport.open(.binary, at: url)
+        let reread = try #require(try again.fetch(FetchRequest(entityName: "All")).first)
+        guard case .decimal(let number) = reread["dec"] else {
+            Issue.record("expected a decimal, got \(reread["dec"])")
+            return
+        }
+        #expect(number.isNaN)
         let second = try context.insert("All")
         try context.save()
         #expect(second.objectID.key == .permanent(2))

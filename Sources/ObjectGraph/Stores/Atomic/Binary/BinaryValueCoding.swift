@@ -78,6 +78,7 @@ enum BinaryValueCoding {
         case .double: return .double(try reader.double("a double value"))
         case .decimal:
             let text = try reader.string("a decimal value")
+            if text == "NaN" { return .decimal(.nan) }
             guard let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
             else {
                 throw reader.corrupt("'\(text.prefix(40))' is not a decimal number", at: start)
