@@ -45,6 +45,9 @@ let package = Package(
         .executableTarget(
             name: "Login", dependencies: ["Keychain", "Preferences", "AppContainer"],
             path: "Examples/Login"),
+        .executableTarget(
+            name: "objectgraph-bench", dependencies: ["ObjectGraph", "SQLiteDatabase", "CSQLite"],
+            path: "Benchmarks/objectgraph-bench"),
 
         // Tests.
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),

@@ -22,9 +22,21 @@ extension ManagedContext {
     func setSlot(_ object: ManagedObject, _ position: Int, _ slot: Slot) {
         if undoManager.isUndoRegistrationEnabled {
             let old = object.slots[position]
-            undoManager.register { [weak self] in
-                guard let self else { return }
-                self.setSlot(object, position, old)
+            if case .toMany(let before) = old, case .toMany(let after) = slot,
+                let edit = ToManyEdit(from: before, to: after)
+            {
+                // One object added or removed: record just that, not the whole old list (so
+                // building a relationship of k objects keeps O(k) undo state, not O(k²)).
+                undoManager.register { [weak self] in
+                    guard let self, case .toMany(var list) = object.slots[position] else { return }
+                    edit.reverse(&list)
+                    self.setSlot(object, position, .toMany(list))
+                }
+            } else {
+                undoManager.register { [weak self] in
+                    guard let self else { return }
+                    self.setSlot(object, position, old)
+                }
             }
         }
         object.slots[position] = slot
@@ -106,5 +118,44 @@ extension ManagedContext {
     /// Redoes the last undone group of changes and posts what changed.
     public func redo() {
         undoManager.redo()
+    }
+}
+
+/// A change of a to-many list by exactly one object, and how to reverse it.
+struct ToManyEdit {
+    let object: ManagedObject
+    let index: Int
+    let wasAdded: Bool
+
+    /// The edit that turns `before` into `after`, when they differ by one object.
+    init?(from before: [ManagedObject], to after: [ManagedObject]) {
+        let (shorter, longer, added) =
+            after.count == before.count + 1
+            ? (before, after, true)
+            : after.count + 1 == before.count ? (after, before, false) : ([], [], false)
+        guard longer.count == shorter.count + 1 else { return nil }
+        var index = 0
+        while index < shorter.count, shorter[index] === longer[index] { index += 1 }
+        var rest = index
+        while rest < shorter.count {
+            guard shorter[rest] === longer[rest + 1] else { return nil }
+            rest += 1
+        }
+        object = longer[index]
+        self.index = index
+        wasAdded = added
+    }
+
+    /// Undoes the edit on `list` (the relationship's current objects).
+    func reverse(_ list: inout [ManagedObject]) {
+        if wasAdded {
+            if index < list.count, list[index] === object {
+                list.remove(at: index)
+            } else if let found = list.lastIndex(where: { $0 === object }) {
+                list.remove(at: found)
+            }
+        } else if !list.contains(where: { $0 === object }) {
+            list.insert(object, at: min(index, list.count))
+        }
     }
 }

@@ -41,7 +41,9 @@ extension ManagedContext {
                 } else if object.insertedFlag {
                     perStore[key]?.inserted.append(row(of: object))
                 } else {
-                    perStore[key]?.updated.append(row(of: object))
+                    var updated = row(of: object)
+                    updated.changedPositions = object.changedPositions()
+                    perStore[key]?.updated.append(updated)
                 }
             }
             let byID = Dictionary(

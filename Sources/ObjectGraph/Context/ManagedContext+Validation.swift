@@ -6,7 +6,7 @@ extension ManagedContext {
     func validationProblems() -> [ValidationError.Problem] {
         var problems: [ValidationError.Problem] = []
         let objects = touched.values.filter(\.hasUnsavedWork)
-            .sorted { $0.objectID.description < $1.objectID.description }
+            .sorted { ObjectID.precedes($0.objectID, $1.objectID) }
         for object in objects {
             if object.deletedFlag {
                 if !object.insertedFlag { problems += deleteProblems(object) }

@@ -18,6 +18,9 @@ struct StoreRow: Sendable, Hashable {
     /// Incremented on every saved change (Core Data's `Z_OPT`).
     var version: Int64
     var values: [StoredValue]
+    /// For updated rows: the positions that changed since the row was read (`nil`: unknown,
+    /// write everything). Stores may write only these.
+    var changedPositions: [Int]? = nil
 }
 
 /// The changes of one save for one store.

@@ -60,7 +60,7 @@ extension ManagedContext {
         let pending =
             request.includesPendingChanges
             ? touched.values.filter { familyIndexes.contains($0.schema.index) && $0.hasUnsavedWork }
-                .sorted { $0.objectID.description < $1.objectID.description }
+                .sorted { ObjectID.precedes($0.objectID, $1.objectID) }
             : []
         let query = storeQuery(
             request, entity: entity, result: result, limits: applyingLimits && pending.isEmpty)
@@ -140,7 +140,7 @@ extension ManagedContext {
             let inserted = touched.values.filter {
                 $0.isInserted && familyIndexes.contains($0.schema.index)
             }
-            candidates += inserted.sorted { $0.objectID.description < $1.objectID.description }
+            candidates += inserted.sorted { ObjectID.precedes($0.objectID, $1.objectID) }
         }
         var matches: [ManagedObject] = []
         if let predicate = request.predicate {

@@ -27,6 +27,26 @@ public struct ObjectID: Sendable, Hashable {
         self.key = key
     }
 
+    /// A cheap, stable order (entity name, then key), for deterministic processing order.
+    static func precedes(_ lhs: ObjectID, _ rhs: ObjectID) -> Bool {
+        if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
+        switch (lhs.key, rhs.key) {
+        case (.permanent(let a), .permanent(let b)): return a < b
+        case (.permanent, .temporary): return true
+        case (.temporary, .permanent): return false
+        case (.temporary(let a), .temporary(let b)):
+            return withUnsafeBytes(of: a.uuid) { x in
+                withUnsafeBytes(of: b.uuid) { y in x.lexicographicallyPrecedes(y) }
+            }
+        }
+    }
+
+    /// Hashes the entity and key only (the store identifier rarely differs and is long).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(entityName)
+    }
+
     /// Whether the ID is temporary (the object has not been saved yet).
     public var isTemporary: Bool {
         if case .temporary = key { return true }

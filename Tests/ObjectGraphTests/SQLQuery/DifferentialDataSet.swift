@@ -90,7 +90,9 @@ struct DifferentialDataSet {
             attributes: itemAttributes.map { Attribute($0.0, type: $0.1) },
             relationships: [
                 Relationship("team", destination: "Team", inverse: "members"),
-                Relationship("tags", destination: "Tag", toMany: true, inverse: "items"),
+                Relationship(
+                    "tags", destination: "Tag", toMany: true, inverse: "items", isOrdered: true),
+                Relationship("buddy", destination: "Item"),
                 Relationship("parent", destination: "Item", inverse: "children"),
                 Relationship("children", destination: "Item", toMany: true, inverse: "parent"),
             ])
@@ -110,7 +112,8 @@ struct DifferentialDataSet {
         let league = Entity(
             "League", attributes: [Attribute("name", type: .string)],
             relationships: [
-                Relationship("teams", destination: "Team", toMany: true, inverse: "league")
+                Relationship("teams", destination: "Team", toMany: true, inverse: "league"),
+                Relationship("featured", destination: "Item", toMany: true),
             ])
         let tag = Entity(
             "Tag",
@@ -126,6 +129,8 @@ struct DifferentialDataSet {
         "100% sure", "under_score", "star*name", "what?", "it's", "say \"hi\"", "back\\slash",
         "日本語", "emoji 😀", "Ωmega", "omega", "x", "", " spaced ", "zeta", "Zürich", "zurich",
         "file10", "file2", "File1", "a%b_c", "%", "_", "*", "?", "straße", "STRASSE",
+        "K", "\u{212A}", "a;b", "a\u{037E}b", "`x", "\u{1FEF}x", "Jo", "Joe", "J\u{301}o",
+        "~tilde", "a\u{7F}", "Kelvin", "\u{212A}elvin",
     ]
 
     init(seed: UInt64) throws {
@@ -210,6 +215,10 @@ struct DifferentialDataSet {
             for (name, type) in Self.itemAttributes {
                 item.values[name] = random.chance(0.25) ? .null : try value(type, &random)
             }
+            if pk <= strings.count {
+                // Every string of the pool is some item's name.
+                item.values["name"] = .string(strings[pk - 1])
+            }
             if entity == "Gadget" {
                 item.values["power"] =
                     random.chance(0.3) ? .null : .integer(Int64.random(in: -5...5, using: &random))
@@ -236,6 +245,12 @@ struct DifferentialDataSet {
                 tag.toMany["items", default: []].append(item)
             }
             items.append(item)
+        }
+        for item in items where random.chance(0.4) {
+            item.toOne["buddy"] = random.pick(items)
+        }
+        for league in leagues {
+            league.toMany["featured"] = items.filter { _ in random.chance(0.1) }
         }
         objects = leagues + teams + tags + items
     }

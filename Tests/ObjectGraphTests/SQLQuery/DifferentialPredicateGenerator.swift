@@ -57,6 +57,8 @@ struct DifferentialPredicateGenerator {
                     Scalar(path: "parent.when", kind: .date),
                     Scalar(path: "parent.parent.amount", kind: .number),
                     Scalar(path: "parent.team.rank", kind: .number),
+                    Scalar(path: "buddy.name", kind: .string),
+                    Scalar(path: "buddy.buddy.count", kind: .number),
                 ]
             }
             return result
@@ -81,7 +83,7 @@ struct DifferentialPredicateGenerator {
         case "Item", "Gadget", "Widget":
             return [
                 ("SELF", "Item"), ("team", "Team"), ("parent", "Item"), ("team.league", "League"),
-                ("parent.team", "Team"),
+                ("parent.team", "Team"), ("buddy", "Item"),
             ]
         case "Team": return [("SELF", "Team"), ("league", "League")]
         case "Tag": return [("SELF", "Tag")]
@@ -98,12 +100,14 @@ struct DifferentialPredicateGenerator {
                 Collection(path: "team.members", element: "Item"),
                 Collection(path: "children.tags", element: "Tag"),
                 Collection(path: "parent.children", element: "Item"),
+                Collection(path: "team.league.featured", element: "Item"),
             ]
         case "Team":
             return [
                 Collection(path: "members", element: "Item"),
                 Collection(path: "members.tags", element: "Tag"),
                 Collection(path: "league.teams", element: "Team"),
+                Collection(path: "league.featured", element: "Item"),
                 Collection(path: "members.children", element: "Item"),
             ]
         case "Tag":
@@ -119,6 +123,7 @@ struct DifferentialPredicateGenerator {
         "Item": [
             "name", "count", "amount", "when", "flag", "uuid", "blob", "link", "price", "small",
             "team.name", "team.rank", "parent.name", "team.league.name", "big", "ratio",
+            "buddy.name",
         ],
         "Team": ["name", "rank", "league.name"],
         "Tag": ["name", "score"],
@@ -197,7 +202,8 @@ struct DifferentialPredicateGenerator {
         case ..<0.74: return aggregate(entity, variable: variable)
         case ..<0.80 where variable == nil: return subquery(entity, depth: depth)
         case ..<0.88: return objectComparison(entity, variable: variable)
-        case ..<0.93: return arithmetic(entity, variable: variable)
+        case ..<0.91: return arithmetic(entity, variable: variable)
+        case ..<0.94 where entity != "League": return function(entity, variable: variable)
         case ..<0.95: return .constant(random.chance(0.5))
         default: return oddity(entity, variable: variable)
         }
@@ -514,6 +520,54 @@ struct DifferentialPredicateGenerator {
                 .constant(constant(.number))))
     }
 
+    /// Built-in functions and `FUNCTION` methods.
+    mutating func function(_ entity: String, variable: String?) -> ObjectGraph.Predicate {
+        let numbers = Self.scalars(of: entity).filter { $0.kind == .number }.map(\.path)
+        let strings = Self.scalars(of: entity).filter { $0.kind == .string }.map(\.path)
+        let number = key(random.pick(numbers), variable)
+        let text = key(random.pick(strings), variable)
+        let integerKey: String
+        switch entity {
+        case "Team": integerKey = "rank"
+        case "Item", "Gadget", "Widget": integerKey = "count"
+        default: integerKey = random.pick(numbers)
+        }
+        let integer = key(integerKey, variable)
+        let small = ObjectGraph.Expression.constant(
+            .integer(Int64.random(in: 1...4, using: &random)))
+        let stringResult: ObjectGraph.Expression?
+        let numberResult: ObjectGraph.Expression?
+        switch Int.random(in: 0..<12, using: &random) {
+        case 0: (stringResult, numberResult) = (.function("uppercase:", [text]), nil)
+        case 1: (stringResult, numberResult) = (.function("lowercase:", [text]), nil)
+        case 2: (stringResult, numberResult) = (.functionCall(text, "uppercaseString", []), nil)
+        case 3: (stringResult, numberResult) = (nil, .functionCall(text, "length", []))
+        case 4: (stringResult, numberResult) = (nil, .function("abs:", [number]))
+        case 5: (stringResult, numberResult) = (nil, .function("sqrt:", [number]))
+        case 6:
+            (stringResult, numberResult) = (
+                nil, .function(random.pick(["floor:", "ceiling:", "trunc:"]), [number])
+            )
+        case 7: (stringResult, numberResult) = (nil, .function("modulus:by:", [integer, small]))
+        case 8: (stringResult, numberResult) = (nil, .function("add:to:", [number, small]))
+        case 9:
+            (stringResult, numberResult) = (nil, .function("bitwiseAnd:with:", [integer, small]))
+        case 10: (stringResult, numberResult) = (nil, .function("median:", [.aggregate([number])]))
+        default: (stringResult, numberResult) = (.functionCall(text, "capitalizedString", []), nil)
+        }
+        if let stringResult {
+            return .comparison(
+                Comparison(
+                    stringResult, random.pick([.equal, .beginsWith, .lessThan]),
+                    .constant(constant(.string)), options: options(.string)))
+        }
+        return .comparison(
+            Comparison(
+                numberResult ?? .constant(.null),
+                random.pick([.equal, .notEqual, .lessThan, .greaterThanOrEqual]),
+                .constant(constant(.number))))
+    }
+
     /// Fragments the compiler must reject (or that mix kinds).
     mutating func oddity(_ entity: String, variable: String?) -> ObjectGraph.Predicate {
         let scalars = Self.scalars(of: entity)
@@ -529,10 +583,7 @@ struct DifferentialPredicateGenerator {
         case 2:
             return .comparison(Comparison(.constant(.null), .equal, .constant(.null)))
         case 3:
-            return .comparison(
-                Comparison(
-                    .function("uppercase:", [key("name", variable)]), .equal,
-                    .constant(.string("ALPHA"))))
+            return function(entity, variable: variable)
         case 4:
             // Ordering across kinds: the evaluator throws, the compiler rejects.
             return .comparison(

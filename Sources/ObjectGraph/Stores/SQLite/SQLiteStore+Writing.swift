@@ -7,6 +7,21 @@ struct RowWritingPlan {
         case attribute(position: Int, type: AttributeType, external: Bool)
         case toOneKey(position: Int)
         case toOneEntity(position: Int)
+
+        /// The property position the binding writes.
+        var position: Int {
+            switch self {
+            case .attribute(let position, _, _), .toOneKey(let position),
+                .toOneEntity(let position):
+                return position
+            }
+        }
+    }
+
+    /// Which key a cached partial UPDATE is stored under.
+    struct UpdateKey: Hashable {
+        let entityIndex: Int
+        let bindings: [Int]
     }
 
     struct JoinWrite {
@@ -24,6 +39,8 @@ struct RowWritingPlan {
     let updateSQL: String
     let deleteSQL: String
     let bindings: [Binding]
+    /// The column of each binding.
+    let columns: [String]
     let joins: [JoinWrite]
     let orders: [OrderWrite]
 }
@@ -87,7 +104,7 @@ extension SQLiteStore {
             "DELETE FROM \(quoteIdentifier(table)) WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?"
         let plan = RowWritingPlan(
             table: table, insertSQL: insert, updateSQL: update, deleteSQL: delete,
-            bindings: bindings, joins: joins, orders: orders)
+            bindings: bindings, columns: columns, joins: joins, orders: orders)
         writePlans[index] = plan
         return plan
     }
@@ -136,35 +153,15 @@ extension SQLiteStore {
         return result
     }
 
-    func conflicts(in changes: ChangeSet) throws -> [SaveConflict] {
-        var result: [SaveConflict] = []
-        let checks =
-            changes.updated.map { ($0.id, $0.version) }
-            + changes.deleted.map { ($0.id, $0.version) }
-        for (id, version) in checks {
-            guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
-            else { continue }
-            let table = entityLayouts[entity.index].tableName
-            let current: Int64? = try sqlite {
-                let cursor = try database.cachedStatement(
-                    sql: "SELECT COALESCE(Z_OPT, 0) FROM \(quoteIdentifier(table)) WHERE Z_PK = ?"
-                ).makeCursor(arguments: [pk])
-                guard try cursor.step(), case .integer(let value) = try cursor.value(at: 0) else {
-                    return nil
-                }
-                return value
-            }
-            if current != version {
-                result.append(
-                    SaveConflict(objectID: id, expectedVersion: version, storeVersion: current ?? 0)
-                )
-            }
-        }
-        return result
-    }
+    /// Conflicts are found inside the save's transaction (`WHERE Z_OPT = ?` matching no row),
+    /// so no separate pass reads every row first.
+    func conflicts(in changes: ChangeSet) throws -> [SaveConflict] { [] }
 
     func save(_ changes: ChangeSet) throws {
         if description.isReadOnly { throw StoreError.readOnly(path: path) }
+        if textIsNFC, !(changes.inserted + changes.updated).allSatisfy(Self.textIsNFC) {
+            textIsNFC = false
+        }
         try sqlite {
             try database.inTransaction(.immediate) { db in
                 var conflicts: [SaveConflict] = []
@@ -220,8 +217,14 @@ extension SQLiteStore {
         for row in rows {
             let plan = writePlan(for: row.entityIndex)
             guard case .permanent(let pk) = row.id.key else { continue }
-            let values = try columnValues(row, plan: plan)
-            try db.cachedStatement(sql: plan.updateSQL).execute(
+            var values = try columnValues(row, plan: plan)
+            var sql = plan.updateSQL
+            if let changed = row.changedPositions {
+                let keep = plan.bindings.indices.filter { changed.contains(plan.bindings[$0].position) }
+                values = keep.map { values[$0] }
+                sql = updateSQL(for: row.entityIndex, bindings: keep, plan: plan)
+            }
+            try db.cachedStatement(sql: sql).execute(
                 arguments: StatementArguments(
                     values + [.integer(row.version + 1), .integer(pk), .integer(row.version)]))
             if db.changes == 0 {
@@ -232,6 +235,34 @@ extension SQLiteStore {
             }
         }
         return conflicts
+    }
+
+    /// Whether every string of `row` is NFC (ASCII always is).
+    static func textIsNFC(_ row: StoreRow) -> Bool {
+        for case .value(let value) in row.values {
+            let text: String
+            switch value {
+            case .string(let string): text = string
+            case .uri(let url): text = url.absoluteString
+            default: continue
+            }
+            if text.utf8.allSatisfy({ $0 < 0x80 }) { continue }
+            if text.precomposedStringWithCanonicalMapping.utf8.elementsEqual(text.utf8) { continue }
+            return false
+        }
+        return true
+    }
+
+    /// The UPDATE of only the columns at `bindings` (indexes into the plan's bindings), cached.
+    func updateSQL(for entityIndex: Int, bindings: [Int], plan: RowWritingPlan) -> String {
+        let key = RowWritingPlan.UpdateKey(entityIndex: entityIndex, bindings: bindings)
+        if let known = updateStatements[key] { return known }
+        let assignments = bindings.map { quoteIdentifier(plan.columns[$0]) + " = ?, " }.joined()
+        let sql =
+            "UPDATE \(quoteIdentifier(plan.table)) SET " + assignments
+            + "Z_OPT = ? WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?"
+        updateStatements[key] = sql
+        return sql
     }
 
     /// Sets the columns of unique indexes to NULL in `rows` (NULLs never conflict).

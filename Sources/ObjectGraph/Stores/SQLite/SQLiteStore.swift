@@ -19,13 +19,27 @@ final class SQLiteStore: PersistentStore {
     let schemaIndexByNumber: [Int: Int]
     /// The columns of each table, in order, and their positions by name.
     var tableColumns: [String: (names: [String], positions: [String: Int])] = [:]
-    /// Compiles fetches to SQL (made on first use).
-    lazy var compiler = SQLQueryCompiler(
-        layout: layout, model: schema.model, storeIdentifier: description.identifier)
+    /// Whether every string in the file is NFC (checked at open, kept on save): then plain
+    /// string sorts can use SQLite's byte order and its indexes.
+    var textIsNFC = false {
+        didSet { if textIsNFC != oldValue { compilerCache = nil } }
+    }
+    private var compilerCache: SQLQueryCompiler?
+    /// Compiles fetches to SQL.
+    var compiler: SQLQueryCompiler {
+        if let compilerCache { return compilerCache }
+        let made = SQLQueryCompiler(
+            layout: layout, model: schema.model, storeIdentifier: description.identifier,
+            textIsNFC: textIsNFC)
+        compilerCache = made
+        return made
+    }
     /// Row decoding plans by schema entity index, made on first use.
     var plans: [Int: RowDecodingPlan] = [:]
     /// Row writing plans by schema entity index, made on first use.
     var writePlans: [Int: RowWritingPlan] = [:]
+    /// Partial UPDATE statements by entity and changed columns.
+    var updateStatements: [RowWritingPlan.UpdateKey: String] = [:]
 
     /// Opens (or creates) the store at `url`.
     init(
@@ -87,12 +101,27 @@ final class SQLiteStore: PersistentStore {
         description = StoreDescription(
             type: .sqlite, url: url, configurationName: configuration,
             isReadOnly: options.isReadOnly, metadata: metadata)
+        textIsNFC = checkTextIsNFC()
         for table in layout.tables {
             let names = table.columns.map(\.name)
             var positions: [String: Int] = [:]
             for (index, name) in names.enumerated() { positions[name] = index }
             tableColumns[table.name] = (names, positions)
         }
+    }
+
+    /// Whether no string in the file needs normalizing (one query per table).
+    private func checkTextIsNFC() -> Bool {
+        let probe = SQLQueryCompiler(layout: layout, model: schema.model, textIsNFC: false)
+        for table in layout.tables {
+            guard let root = layout.entities.first(where: { $0.tableName == table.name }),
+                let query = try? probe.nonNFCTextCount(entity: root.name),
+                let count = try? database.fetchValue(
+                    Int.self, sql: query.sql, arguments: query.statementArguments),
+                count == 0
+            else { return false }
+        }
+        return true
     }
 
     // MARK: - Schema and metadata

@@ -44,6 +44,24 @@ struct SQLFragment: Sendable {
     var nullable: Bool
     /// The attribute type, when the expression is an attribute's column.
     var attributeType: AttributeType?
+    /// Whether a number is always an integer (integer and Boolean columns and constants,
+    /// counts, and integer arithmetic), so arithmetic on it cannot give NaN.
+    var isInteger = false
+    /// Whether the expression is a column of a table alias.
+    var isColumn = false
+    /// Whether the expression is a column or a bound argument: plain comparisons of those can
+    /// be served from an index.
+    var isSimple: Bool { isColumn || piece.sql == "?" }
+
+    /// The text of a bound string constant.
+    var constantText: String? {
+        guard piece.sql == "?", case .text(let text)? = piece.arguments.first else { return nil }
+        return text
+    }
+
+    /// Whether the value may be NaN in the evaluator, which SQLite turns into NULL: nil tests
+    /// on it cannot be translated.
+    var mayBeNaN = false
 
     init(_ piece: SQLPiece, kind: SQLValueKind, entity: SQLPiece? = nil, nullable: Bool = true) {
         self.piece = piece
@@ -53,6 +71,15 @@ struct SQLFragment: Sendable {
     }
 
     static let null = SQLFragment(SQLPiece("NULL"), kind: .null)
+
+    /// `x IS NULL` (for an object: its key is NULL); `1` for the nil constant. Throws for a
+    /// value that may be NaN, which SQLite cannot tell from NULL.
+    func nullTest(fragment: String) throws(SQLTranslationError) -> SQLPiece {
+        guard !mayBeNaN else {
+            throw .unsupported(fragment, reason: "a nil test on a value that may be NaN")
+        }
+        return isNullTest
+    }
 
     /// `x IS NULL` (for an object: its key is NULL); `1` for the nil constant.
     var isNullTest: SQLPiece {

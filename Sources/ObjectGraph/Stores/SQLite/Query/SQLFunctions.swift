@@ -18,6 +18,13 @@ import SQLiteDatabase
 ///   invalid regular expression is an error).
 /// - `og_arithmetic(operator, a, b)`: `Arithmetic.apply` (integer overflow and division by zero
 ///   are errors, as in the evaluator).
+/// - `og_function(selector, arguments…)`: the built-in functions of `FunctionEvaluator` that
+///   take and give single values (`abs:`, `sqrt:`, `floor:`, `uppercase:`, bitwise, …).
+/// - `og_method(selector, text)`: `FUNCTION(text, 'uppercaseString' | 'lowercaseString' |
+///   'length')`.
+/// - `og_sort_key(text, mode)`: a BLOB that sorts bytewise as `SortDescriptor`'s standard,
+///   case-insensitive or localized order (NFC UTF-8 of the folded string).
+/// - `og_is_nfc(text)`: 1 when the text is in Unicode NFC (or NULL).
 /// - Collations `og_standard`, `og_case_insensitive`, `og_localized`, `og_localized_standard`:
 ///   `SortDescriptor`'s string orders.
 enum SQLFunctions {
@@ -25,6 +32,41 @@ enum SQLFunctions {
     static let stringCompare = "og_string_compare"
     static let stringOperation = "og_string_match"
     static let arithmetic = "og_arithmetic"
+    static let function = "og_function"
+    static let sortKey = "og_sort_key"
+    static let isNFC = "og_is_nfc"
+    /// A GLOB pattern matching text with a character outside ASCII.
+    static let nonASCIIGlob = "*[^\u{1}-\u{7F}]*"
+
+    /// The string orders `og_sort_key` turns into byte-comparable keys.
+    enum SortKey: Int64 {
+        case standard = 0
+        case caseInsensitive = 1
+        case localized = 2
+
+        init?(_ comparison: SortDescriptor.Comparison) {
+            switch comparison {
+            case .standard: self = .standard
+            case .caseInsensitive: self = .caseInsensitive
+            case .localized: self = .localized
+            case .localizedStandard: return nil
+            }
+        }
+
+        /// The key: UTF-8 of the NFC form of the folded string.
+        func key(_ text: String) -> Data {
+            let folded: String
+            switch self {
+            case .standard: folded = text
+            case .caseInsensitive: folded = text.lowercased()
+            case .localized:
+                folded = text.folding(
+                    options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            }
+            return Data(folded.precomposedStringWithCanonicalMapping.utf8)
+        }
+    }
+    static let method = "og_method"
     static let standardCollation = "og_standard"
     static let caseInsensitiveCollation = "og_case_insensitive"
     static let localizedCollation = "og_localized"
@@ -37,6 +79,63 @@ enum SQLFunctions {
         case like = 3
         case matches = 4
         case contains = 5
+    }
+
+    /// What a built-in function takes and gives, for typing its call.
+    struct Signature {
+        var arguments: [SQLValueKind]
+        var result: SQLValueKind
+        /// The result is always an integer.
+        var integerResult = false
+        /// The result is an integer when every argument is.
+        var keepsIntegers = false
+        /// The result may be NaN (`sqrt:` of a negative number, …).
+        var mayBeNaN = false
+    }
+
+    /// The functions `og_function` runs, by selector.
+    static let signatures: [String: Signature] = {
+        var table: [String: Signature] = [:]
+        for name in ["sqrt:", "log:", "ln:", "exp:"] {
+            table[name] = Signature(arguments: [.number], result: .number, mayBeNaN: true)
+        }
+        for name in ["floor:", "ceiling:", "trunc:"] {
+            table[name] = Signature(arguments: [.number], result: .number)
+        }
+        table["abs:"] = Signature(arguments: [.number], result: .number, keepsIntegers: true)
+        for name in ["uppercase:", "lowercase:"] {
+            table[name] = Signature(arguments: [.string], result: .string)
+        }
+        for name in [
+            "modulus:by:", "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:",
+            "leftshift:by:", "rightshift:by:",
+        ] {
+            table[name] = Signature(
+                arguments: [.number, .number], result: .number, integerResult: true)
+        }
+        table["onesComplement:"] = Signature(
+            arguments: [.number], result: .number, integerResult: true)
+        return table
+    }()
+
+    /// The functions that are arithmetic operators.
+    static let arithmeticSelectors: [String: ArithmeticOperator] = [
+        "add:to:": .add, "from:subtract:": .subtract, "multiply:by:": .multiply,
+        "divide:by:": .divide, "raise:toPower:": .power,
+    ]
+
+    /// The `FUNCTION` string methods `og_method` runs, with their result kinds.
+    static let methodResults: [String: SQLValueKind] = [
+        "uppercaseString": .string, "lowercaseString": .string, "length": .number,
+    ]
+
+    /// Whether `text` is ASCII without `K`, `;` and `` ` ``: then a string is canonically
+    /// equivalent to it (Swift's `==`) exactly when its bytes are equal, since only U+212A,
+    /// U+037E and U+1FEF decompose to ASCII characters.
+    static func isCanonicallyPlain(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            scalar.value < 0x80 && scalar != "K" && scalar != ";" && scalar != "`"
+        }
     }
 
     /// The bound code of an arithmetic operator.
@@ -106,13 +205,33 @@ enum SQLFunctions {
                 throw PredicateEvaluationError.unsupported("an unknown arithmetic operator")
             }
             let result = try Arithmetic.apply(op, .value(number(args[1])), .value(number(args[2])))
-            switch result {
-            case .value(.integer(let n)): return .integer(n)
-            case .value(.double(let d)): return .real(d)
-            case .value(.bool(let b)): return .integer(b ? 1 : 0)
-            case .value(.decimal(let d)): return .real(NSDecimalNumber(decimal: d).doubleValue)
-            default: return .null
+            return try databaseValue(result)
+        }
+        try db.createFunction(name: sortKey, argumentCount: 2, deterministic: true) { args in
+            guard let value = text(args[0]), let mode = SortKey(rawValue: integer(args[1])) else {
+                return .null
             }
+            return .blob(mode.key(value))
+        }
+        try db.createFunction(name: isNFC, argumentCount: 1, deterministic: true) { args in
+            guard let value = text(args[0]) else { return .integer(1) }
+            return .integer(
+                value.utf8.elementsEqual(value.precomposedStringWithCanonicalMapping.utf8) ? 1 : 0)
+        }
+        try db.createFunction(name: function, deterministic: true) { args in
+            guard case .text(let selector)? = args.first, signatures[selector] != nil else {
+                throw PredicateEvaluationError.unsupported("og_function without a known selector")
+            }
+            var values: [EvaluationValue] = []
+            for argument in args.dropFirst() { values.append(.value(try value(argument))) }
+            return try databaseValue(FunctionEvaluator.call(selector, values))
+        }
+        try db.createFunction(name: method, argumentCount: 2, deterministic: true) { args in
+            guard case .text(let selector) = args[0], methodResults[selector] != nil else {
+                throw PredicateEvaluationError.unsupported("og_method without a known selector")
+            }
+            return try databaseValue(
+                FunctionEvaluator.method(selector, on: .value(value(args[1])), []))
         }
         try db.createCollation(name: standardCollation) { three($0, $1) }
         try db.createCollation(name: caseInsensitiveCollation) {
@@ -149,6 +268,26 @@ enum SQLFunctions {
         case .integer(let n): return n
         case .real(let d): return Int64(exactly: d.rounded(.towardZero)) ?? 0
         default: return 0
+        }
+    }
+
+    /// A function argument as a predicate value.
+    private static func value(_ value: DatabaseValue) throws -> Value {
+        if case .text(let text) = value { return .string(text) }
+        return try number(value)
+    }
+
+    /// A function result as an SQLite value (NaN is NULL, as SQLite stores it anyway).
+    private static func databaseValue(_ result: EvaluationValue) throws -> DatabaseValue {
+        switch result {
+        case .value(.null): return .null
+        case .value(.integer(let n)): return .integer(n)
+        case .value(.double(let d)): return d.isNaN ? .null : .real(d)
+        case .value(.bool(let b)): return .integer(b ? 1 : 0)
+        case .value(.decimal(let d)): return .real(NSDecimalNumber(decimal: d).doubleValue)
+        case .value(.string(let text)): return .text(text)
+        default:
+            throw PredicateEvaluationError.typeMismatch("a function gave \(result)")
         }
     }
 

@@ -46,15 +46,25 @@ struct SQLPiece: Sendable {
     /// `(a AND b AND …)`; `1` for none.
     static func all(_ pieces: [SQLPiece]) -> SQLPiece {
         if pieces.isEmpty { return SQLPiece("1") }
-        if pieces.count == 1, let only = pieces.first { return only }
-        return "(" + joined(pieces, separator: " AND ") + ")"
+        return balanced(pieces[...], " AND ")
     }
 
     /// `(a OR b OR …)`; `0` for none.
     static func any(_ pieces: [SQLPiece]) -> SQLPiece {
         if pieces.isEmpty { return SQLPiece("0") }
+        return balanced(pieces[...], " OR ")
+    }
+
+    /// Long lists nest as a balanced tree, so that SQLite's expression depth limit (1,000)
+    /// is not reached by a predicate with many terms.
+    private static func balanced(_ pieces: ArraySlice<SQLPiece>, _ separator: String)
+        -> SQLPiece
+    {
         if pieces.count == 1, let only = pieces.first { return only }
-        return "(" + joined(pieces, separator: " OR ") + ")"
+        if pieces.count <= 8 { return "(" + joined(Array(pieces), separator: separator) + ")" }
+        let middle = pieces.startIndex + pieces.count / 2
+        return "(" + balanced(pieces[..<middle], separator) + separator
+            + balanced(pieces[middle...], separator) + ")"
     }
 
     /// `(NOT p)`.

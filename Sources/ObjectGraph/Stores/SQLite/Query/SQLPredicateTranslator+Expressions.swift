@@ -35,7 +35,7 @@ extension SQLPredicateTranslator {
     func scalar(_ expression: Expression, _ scope: SQLScope) throws(SQLTranslationError)
         -> SQLFragment
     {
-        let text = expression.description
+        var text: String { expression.description }
         switch expression {
         case .constant(let value):
             return try constant(value, fragment: text)
@@ -60,28 +60,30 @@ extension SQLPredicateTranslator {
         case .index(.subquery(let collection, let variable, let predicate), .size):
             return try subqueryCount(collection, variable, predicate, scope, fragment: text)
         case .arithmetic(let left, let op, let right):
-            let l = try scalar(left, scope)
-            let r = try scalar(right, scope)
-            for side in [l, r] where side.kind != .number && side.kind != .null {
-                throw .unsupported(text, reason: "arithmetic needs numbers")
-            }
-            if l.kind == .null || r.kind == .null { return .null }
-            return SQLFragment(
-                SQLPiece("\(SQLFunctions.arithmetic)(")
-                    + SQLPiece.bound(.integer(SQLFunctions.arithmeticCode(op))) + ", " + l.piece
-                    + ", " + r.piece + ")",
-                kind: .number)
+            return try arithmetic(op, scalar(left, scope), scalar(right, scope), fragment: text)
         case .negate(let inner):
+            var zero = SQLFragment(.bound(.integer(0)), kind: .number, nullable: false)
+            zero.isInteger = true
             let value = try scalar(inner, scope)
-            if value.kind == .null { return .null }
-            guard value.kind == .number else {
-                throw .unsupported(text, reason: "arithmetic needs numbers")
+            var negated = try arithmetic(.subtract, zero, value, fragment: text)
+            negated.mayBeNaN = value.mayBeNaN  // 0 - x is NaN only when x is
+            return negated
+        case .function(let selector, let arguments):
+            return try function(selector, arguments, scope, fragment: text)
+        case .functionCall(let target, let selector, let arguments):
+            let value = try scalar(target, scope)
+            guard arguments.isEmpty, value.kind == .string || value.kind == .null,
+                let result = SQLFunctions.methodResults[selector]
+            else {
+                throw .unsupported(
+                    text, reason: "FUNCTION methods other than string case and length")
             }
-            return SQLFragment(
-                SQLPiece("\(SQLFunctions.arithmetic)(")
-                    + SQLPiece.bound(.integer(SQLFunctions.arithmeticCode(.subtract)))
-                    + ", " + SQLPiece.bound(.integer(0)) + ", " + value.piece + ")",
-                kind: .number)
+            var call = SQLFragment(
+                SQLPiece("\(SQLFunctions.method)(") + SQLPiece.bound(.text(selector)) + ", "
+                    + value.piece + ")",
+                kind: result)
+            call.isInteger = result == .number
+            return call
         case .ternary(let condition, let whenTrue, let whenFalse):
             let test = try self.condition(condition, scope)
             let yes = try scalar(whenTrue, scope)
@@ -96,10 +98,6 @@ extension SQLPredicateTranslator {
                     + " END)", kind: kind)
         case .aggregate:
             throw .unsupported(text, reason: "a collection is not a single value")
-        case .function:
-            throw .unsupported(text, reason: "functions are evaluated in memory")
-        case .functionCall:
-            throw .unsupported(text, reason: "FUNCTION method calls are evaluated in memory")
         case .cast:
             throw .unsupported(text, reason: "CAST of a non-constant is evaluated in memory")
         case .subquery:
@@ -109,15 +107,75 @@ extension SQLPredicateTranslator {
         }
     }
 
+    /// `a op b` through `og_arithmetic`, as `Arithmetic.apply`.
+    private func arithmetic(
+        _ op: ArithmeticOperator, _ l: SQLFragment, _ r: SQLFragment, fragment: String
+    ) throws(SQLTranslationError) -> SQLFragment {
+        for side in [l, r] where side.kind != .number && side.kind != .null {
+            throw .unsupported(fragment, reason: "arithmetic needs numbers")
+        }
+        if l.kind == .null || r.kind == .null { return .null }
+        var result = SQLFragment(
+            SQLPiece("\(SQLFunctions.arithmetic)(")
+                + SQLPiece.bound(.integer(SQLFunctions.arithmeticCode(op))) + ", " + l.piece
+                + ", " + r.piece + ")",
+            kind: .number)
+        let integers = l.isInteger && r.isInteger
+        result.isInteger = integers && op != .divide && op != .power
+        result.mayBeNaN = !result.isInteger || l.mayBeNaN || r.mayBeNaN
+        return result
+    }
+
+    /// A built-in function (`abs:`, `sqrt:`, `uppercase:`, …) through `og_function`, which
+    /// calls the evaluator's implementation.
+    private func function(
+        _ selector: String, _ arguments: [Expression], _ scope: SQLScope, fragment: String
+    ) throws(SQLTranslationError) -> SQLFragment {
+        if let op = SQLFunctions.arithmeticSelectors[selector], arguments.count == 2 {
+            return try arithmetic(
+                op, scalar(arguments[0], scope), scalar(arguments[1], scope), fragment: fragment)
+        }
+        if selector == "noindex:", arguments.count == 1 {
+            return try scalar(arguments[0], scope)
+        }
+        guard let signature = SQLFunctions.signatures[selector],
+            signature.arguments.count == arguments.count
+        else {
+            throw .unsupported(fragment, reason: "the function \(selector) runs in memory only")
+        }
+        var pieces: [SQLPiece] = [.bound(.text(selector))]
+        var mayBeNaN = signature.mayBeNaN
+        var integers = true
+        for (argument, kind) in zip(arguments, signature.arguments) {
+            let value = try scalar(argument, scope)
+            guard value.kind == kind || value.kind == .null else {
+                throw .unsupported(fragment, reason: "\(selector) needs \(kind) arguments")
+            }
+            mayBeNaN = mayBeNaN || value.mayBeNaN
+            integers = integers && value.isInteger
+            pieces.append(value.piece)
+        }
+        var call = SQLFragment(
+            "\(SQLFunctions.function)(" + SQLPiece.joined(pieces, separator: ", ") + ")",
+            kind: signature.result)
+        call.isInteger = signature.integerResult || (signature.keepsIntegers && integers)
+        call.mayBeNaN = mayBeNaN
+        return call
+    }
+
     /// A constant as a bound argument, encoded as the store encodes attribute values.
     func constant(_ value: Value, fragment: String) throws(SQLTranslationError) -> SQLFragment {
         switch value {
         case .null:
             return .null
         case .integer(let n):
-            return SQLFragment(.bound(.integer(n)), kind: .number, nullable: false)
+            var fragment = SQLFragment(.bound(.integer(n)), kind: .number, nullable: false)
+            fragment.isInteger = true
+            return fragment
         case .bool(let b):
-            return SQLFragment(.bound(.integer(b ? 1 : 0)), kind: .number, nullable: false)
+            var fragment = SQLFragment(.bound(.integer(b ? 1 : 0)), kind: .number, nullable: false)
+            fragment.isInteger = true
+            return fragment
         case .double(let d):
             guard !d.isNaN else {
                 throw .unsupported(fragment, reason: "NaN cannot be bound (SQLite makes it NULL)")
@@ -158,11 +216,14 @@ extension SQLPredicateTranslator {
         }
     }
 
-    /// The object of a scope: its `Z_PK` and `Z_ENT`.
-    func objectFragment(_ object: SQLObjectScope) -> SQLFragment {
-        SQLFragment(
+    /// The object of a scope: its `Z_PK` and `Z_ENT` (never nil: the fetched row, a
+    /// collection element, unless reached through a LEFT JOIN).
+    func objectFragment(_ object: SQLObjectScope, nullable: Bool = false) -> SQLFragment {
+        var fragment = SQLFragment(
             SQLPiece(object.alias + ".\"Z_PK\""), kind: .object,
-            entity: SQLPiece(object.alias + ".\"Z_ENT\""), nullable: true)
+            entity: SQLPiece(object.alias + ".\"Z_ENT\""), nullable: nullable)
+        fragment.isColumn = true
+        return fragment
     }
 
     /// `SUBQUERY(collection, $variable, predicate).@count`.
@@ -180,7 +241,9 @@ extension SQLPredicateTranslator {
         inner.object = source.scope
         inner.variables[variable] = source.scope
         let test = try condition(predicate, inner)
-        return SQLFragment(
+        var count = SQLFragment(
             source.scalar(SQLPiece("COUNT(*)"), where: test), kind: .number, nullable: false)
+        count.isInteger = true
+        return count
     }
 }

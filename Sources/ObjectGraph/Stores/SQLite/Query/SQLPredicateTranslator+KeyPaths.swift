@@ -8,7 +8,7 @@ extension SQLPredicateTranslator {
         _ components: ArraySlice<PredicateKeyPath.Component>, from start: SQLObjectScope,
         fragment expression: Expression
     ) throws(SQLTranslationError) -> SQLOperand {
-        let text = expression.description
+        var text: String { expression.description }
         var current = start
         var source: SQLCollectionSource?
         var toOneInsideCollection = false
@@ -86,7 +86,7 @@ extension SQLPredicateTranslator {
             }
             index += 1
         }
-        return finish(objectFragment(current), endsOnObjects: false)
+        return finish(objectFragment(current, nullable: true), endsOnObjects: false)
     }
 
     /// The column of an attribute of the object in `scope`.
@@ -102,6 +102,8 @@ extension SQLPredicateTranslator {
         var fragment = SQLFragment(
             SQLPiece(scope.alias + "." + quoteIdentifier(column.name)), kind: kind)
         fragment.attributeType = attribute.type
+        fragment.isColumn = true
+        fragment.isInteger = attribute.type.isInteger || attribute.type == .boolean
         return fragment
     }
 
@@ -117,8 +119,10 @@ extension SQLPredicateTranslator {
             let destination = try schema.entity(relationship.destinationEntityName)
             entity = .bound(.integer(Int64(destination.entityNumber)))
         }
-        return SQLFragment(
+        var object = SQLFragment(
             SQLPiece(scope.alias + "." + quoteIdentifier(fk)), kind: .object, entity: entity)
+        object.isColumn = true
+        return object
     }
 
     /// LEFT JOINs the destination of a to-one relationship (once per path).
@@ -215,8 +219,10 @@ extension SQLPredicateTranslator {
             guard source.endsOnObjects, rest.isEmpty else {
                 throw .unsupported(fragment, reason: "@count must follow a to-many relationship")
             }
-            return SQLFragment(
+            var count = SQLFragment(
                 source.scalar(SQLPiece("COUNT(*)")), kind: .number, nullable: false)
+            count.isInteger = true
+            return count
         }
         guard source.endsOnObjects, !rest.isEmpty else {
             throw .unsupported(fragment, reason: "@\(op.rawValue) needs a key after it")
@@ -231,9 +237,11 @@ extension SQLPredicateTranslator {
         }
         switch (op, value.kind) {
         case (.sum, .number):
-            return SQLFragment(
+            var sum = SQLFragment(
                 source.scalar("IFNULL(SUM(" + value.piece + "), 0)"), kind: .number,
                 nullable: false)
+            sum.isInteger = value.isInteger
+            return sum
         case (.avg, .number):
             return SQLFragment(source.scalar("AVG(" + value.piece + ")"), kind: .number)
         case (.min, .number), (.min, .date), (.max, .number), (.max, .date):

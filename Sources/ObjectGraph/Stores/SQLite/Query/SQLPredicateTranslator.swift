@@ -52,7 +52,7 @@ final class SQLPredicateTranslator {
     private func condition(_ comparison: Comparison, _ scope: SQLScope)
         throws(SQLTranslationError) -> SQLPiece
     {
-        let text = comparison.description
+        var text: String { comparison.description }
         switch comparison.modifier {
         case .direct:
             let left = try operand(comparison.left, scope)
@@ -114,6 +114,7 @@ final class SQLPredicateTranslator {
         }
         switch container {
         case .list(let items):
+            if let plain = constantMembership(items, item, options) { return plain }
             var tests: [SQLPiece] = []
             for candidate in items {
                 tests.append(try compare(candidate, .equal, item, options, fragment: fragment))
@@ -132,6 +133,62 @@ final class SQLPredicateTranslator {
         }
     }
 
+    /// `x IN {constants}` as `x IN (?, …)`: flat (a long list does not nest ORs), and served
+    /// by an index. Constants of another kind equal nothing; a nil constant matches nil.
+    private func constantMembership(
+        _ items: [SQLFragment], _ element: SQLFragment, _ options: ComparisonOptions
+    ) -> SQLPiece? {
+        guard element.isSimple, !element.mayBeNaN, element.kind != .null,
+            items.allSatisfy({ $0.kind == .null || ($0.piece.sql == "?" && !$0.nullable) })
+        else { return nil }
+        let same = items.filter { $0.kind == element.kind }
+        var tests: [SQLPiece] = []
+        if items.contains(where: { $0.kind == .null }) { tests.append(element.isNullTest) }
+        func member(_ key: SQLPiece, _ values: [SQLFragment], nullable: Bool) -> SQLPiece {
+            var terms = [
+                "(" + key + " IN (" + SQLPiece.joined(values.map(\.piece), separator: ", ")
+                    + "))"
+            ]
+            if nullable { terms.append("(" + key + " IS NOT NULL)") }
+            return SQLPiece.all(terms)
+        }
+        switch element.kind {
+        case .number, .date, .uuid, .data, .uri:
+            if !same.isEmpty {
+                tests.append(member(element.piece, same, nullable: element.nullable))
+            }
+        case .string:
+            guard element.isColumn,
+                options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]),
+                same.allSatisfy({ SQLFunctions.isCanonicallyPlain($0.constantText ?? "K") })
+            else { return nil }
+            if !same.isEmpty {
+                tests.append(member(element.piece, same, nullable: element.nullable))
+            }
+        case .object:
+            guard let entity = element.entity else { return nil }
+            var groups: [Int64: [SQLFragment]] = [:]
+            var order: [Int64] = []
+            for id in same {
+                guard case .integer(let number)? = id.entity?.arguments.first,
+                    id.entity?.sql == "?"
+                else { return nil }
+                if groups[number] == nil { order.append(number) }
+                groups[number, default: []].append(id)
+            }
+            for number in order {
+                tests.append(
+                    SQLPiece.all([
+                        member(element.piece, groups[number] ?? [], nullable: element.nullable),
+                        "(" + entity + " IS " + SQLPiece.bound(.integer(number)) + ")",
+                    ]))
+            }
+        case .null:
+            return nil
+        }
+        return SQLPiece.any(tests)
+    }
+
     /// The condition `left op right` between two scalars.
     func compare(
         _ left: SQLFragment, _ op: ComparisonOperator, _ right: SQLFragment,
@@ -139,9 +196,9 @@ final class SQLPredicateTranslator {
     ) throws(SQLTranslationError) -> SQLPiece {
         switch op {
         case .equal:
-            return try equality(left, right, options)
+            return try equality(left, right, options, fragment: fragment)
         case .notEqual:
-            return SQLPiece.not(try equality(left, right, options))
+            return SQLPiece.not(try equality(left, right, options, fragment: fragment))
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             return try ordering(left, op, right, options, fragment: fragment)
         case .beginsWith, .endsWith, .like, .matches:
@@ -159,10 +216,77 @@ final class SQLPredicateTranslator {
             case .like: function = .like
             default: function = .matches
             }
-            return stringFunction(function, left, right, options)
+            let test = stringFunction(function, left, right, options)
+            if function == .beginsWith, let range = prefixRange(left, right, options),
+                let length = right.constantText?.unicodeScalars.count
+            {
+                // Past the prefix's bytes, an ASCII character (or the end) starts a new
+                // Character, so the prefix matches in Swift's sense too; only a non-ASCII
+                // next character (a combining mark, …) needs the Swift check.
+                let plainNext =
+                    "(length(" + left.piece + ") = " + SQLPiece.bound(.integer(Int64(length)))
+                    + " OR unicode(substr(" + left.piece + ", "
+                    + SQLPiece.bound(.integer(Int64(length + 1))) + ", 1)) < 128)"
+                return SQLPiece.all([range, SQLPiece.any([plainNext, test])])
+            }
+            return test
         case .in, .contains, .between:
             return try compare(.scalar(left), op, .scalar(right), options, fragment: fragment)
         }
+    }
+
+    /// `l op r`, 0 rather than NULL when either side is nil. Columns and arguments compare
+    /// plainly (`(l > ? AND l IS NOT NULL)`), so SQLite can use an index.
+    private func nullFalse(_ left: SQLFragment, _ symbol: String, _ right: SQLFragment)
+        -> SQLPiece
+    {
+        let comparison = "(" + left.piece + " \(symbol) " + right.piece + ")"
+        guard left.isSimple, right.isSimple else { return "IFNULL(" + comparison + ", 0)" }
+        var terms = [comparison]
+        for side in [left, right] where side.nullable {
+            terms.append("(" + side.piece + " IS NOT NULL)")
+        }
+        return SQLPiece.all(terms)
+    }
+
+    /// A column `==` a constant, without `[c]`/`[d]`, as plain SQL when bytes equality is
+    /// exactly Swift's canonical equivalence: the constant is ASCII without the three ASCII
+    /// characters that other characters decompose to (K ← U+212A, ; ← U+037E, ` ← U+1FEF).
+    private func plainTextEquality(
+        _ left: SQLFragment, _ right: SQLFragment, _ options: ComparisonOptions
+    ) -> SQLPiece? {
+        guard options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]) else {
+            return nil
+        }
+        for (column, constant) in [(left, right), (right, left)] {
+            if column.isColumn, let text = constant.constantText,
+                SQLFunctions.isCanonicallyPlain(text)
+            {
+                return nullFalse(column, "=", constant)
+            }
+        }
+        return nil
+    }
+
+    /// For `column BEGINSWITH constant` without options and a plain ASCII prefix: the byte
+    /// range of strings starting with it, a necessary condition an index can serve (a string
+    /// that begins with the prefix in Swift's sense begins with its bytes).
+    private func prefixRange(
+        _ text: SQLFragment, _ prefix: SQLFragment, _ options: ComparisonOptions
+    ) -> SQLPiece? {
+        guard options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]),
+            text.isColumn, let start = prefix.constantText, !start.isEmpty,
+            SQLFunctions.isCanonicallyPlain(start), !start.unicodeScalars.contains("\r")
+        else { return nil }
+        var range = "(" + text.piece + " >= " + SQLPiece.bound(.text(start)) + ")"
+        var scalars = Array(start.unicodeScalars)
+        if let last = scalars.last, last.value < 0x7F, let next = Unicode.Scalar(last.value + 1) {
+            scalars[scalars.count - 1] = next
+            var end = ""
+            end.unicodeScalars.append(contentsOf: scalars)
+            range = range + " AND (" + text.piece + " < " + SQLPiece.bound(.text(end)) + ")"
+        }
+        return "(" + range + ")"
     }
 
     /// `MATCHES` takes a constant, valid pattern: the evaluator reports an invalid one as an
@@ -196,15 +320,27 @@ final class SQLPredicateTranslator {
     /// Equality as `ValueComparison.scalarEqual`: nil equals only nil, values of different
     /// kinds are unequal, strings fold with the options, objects compare by key and entity.
     private func equality(
-        _ left: SQLFragment, _ right: SQLFragment, _ options: ComparisonOptions
+        _ left: SQLFragment, _ right: SQLFragment, _ options: ComparisonOptions,
+        fragment: String
     ) throws(SQLTranslationError) -> SQLPiece {
-        if left.kind == .null { return right.isNullTest }
-        if right.kind == .null { return left.isNullTest }
+        if left.kind == .null { return try right.nullTest(fragment: fragment) }
+        if right.kind == .null { return try left.nullTest(fragment: fragment) }
         guard left.kind == right.kind else {
-            return SQLPiece.all([left.isNullTest, right.isNullTest])
+            return SQLPiece.all([
+                try left.nullTest(fragment: fragment), try right.nullTest(fragment: fragment),
+            ])
+        }
+        if left.mayBeNaN || right.mayBeNaN {
+            // NaN is NULL in SQLite and equals nothing in the evaluator: exact only against
+            // a side that is never nil.
+            guard !(left.mayBeNaN && right.nullable), !(right.mayBeNaN && left.nullable) else {
+                throw .unsupported(fragment, reason: "equality of a possible NaN with a nil")
+            }
+            return nullFalse(left, "=", right)
         }
         switch left.kind {
         case .string:
+            if let plain = plainTextEquality(left, right, options) { return plain }
             return SQLPiece("\(SQLFunctions.stringEqual)(") + left.piece + ", " + right.piece
                 + ", " + SQLPiece.bound(.integer(Int64(options.rawValue))) + ")"
         case .object:
@@ -238,7 +374,7 @@ final class SQLPredicateTranslator {
         }
         switch left.kind {
         case .number, .date:
-            return "IFNULL(" + left.piece + " \(symbol) " + right.piece + ", 0)"
+            return nullFalse(left, symbol, right)
         case .string:
             return SQLPiece("IFNULL(\(SQLFunctions.stringCompare)(") + left.piece + ", "
                 + right.piece + ", " + SQLPiece.bound(.integer(Int64(options.rawValue)))

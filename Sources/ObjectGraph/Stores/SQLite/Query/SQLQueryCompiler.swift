@@ -12,7 +12,8 @@ import SQLiteDatabase
 ///     columns: layout.columns(of: person).map(\.name))
 /// // SELECT t0."Z_PK", … FROM "ZPERSON" AS t0 LEFT JOIN "ZTEAM" AS t1 ON …
 /// //   WHERE t0."Z_ENT" IN (?) AND (IFNULL(t0."ZAGE" > ?, 0) AND og_string_match(?, t1."ZNAME", ?, ?))
-/// //   ORDER BY (t0."ZNAME" IS NULL) DESC, t0."ZNAME" COLLATE og_standard ASC, t0."Z_PK" LIMIT ? OFFSET ?
+/// //   ORDER BY (CASE WHEN t0."ZNAME" GLOB ? THEN og_sort_key(…) ELSE CAST(…) END) ASC, t0."Z_PK"
+/// //   LIMIT ? OFFSET ?
 /// let rows = try db.fetchAll(sql: query.sql, arguments: query.statementArguments)
 /// ```
 ///
@@ -32,8 +33,10 @@ import SQLiteDatabase
 ///   `SUBQUERY(…).@count` / `[SIZE]`.
 /// - Arithmetic (`+ - * / **`, unary minus) through a registered function with the
 ///   evaluator's overflow and division-by-zero errors; `TERNARY`.
-/// - Sort descriptors: NULLs first in both directions, string orders by registered collations,
-///   key paths through to-one relationships, and `Z_PK` last, as the in-memory stable sort.
+/// - Sort descriptors: NULLs first in both directions; strings by byte-comparable keys (plain
+///   bytes for ASCII, `og_sort_key` otherwise, or the column itself with `textIsNFC`) and the
+///   `og_localized_standard` collation; key paths through to-one relationships; `Z_PK` last,
+///   as the in-memory stable sort.
 ///
 /// Anything else (functions, `FUNCTION`, `CAST` of a non-constant, ordering values of different
 /// kinds, collection operators other than those above, unbound variables, temporary object IDs)
@@ -43,10 +46,40 @@ struct SQLQueryCompiler: Sendable {
     /// The model and layout lookups.
     let schema: SQLSchema
 
+    /// Whether every stored string is in Unicode NFC (see ``nonNFCTextCount(entity:)``): then
+    /// `.standard` string sorts are plain byte order, which SQLite can read from an index.
+    let textIsNFC: Bool
+
     /// A compiler for stores laid out as `layout` from `model`. With `storeIdentifier`, object
-    /// IDs of other stores are rejected.
-    init(layout: StoreLayout, model: EntityModel, storeIdentifier: String? = nil) {
+    /// IDs of other stores are rejected. Pass `textIsNFC: true` only when the store knows every
+    /// string it holds is NFC (checked with ``nonNFCTextCount(entity:)`` and kept so on save).
+    init(
+        layout: StoreLayout, model: EntityModel, storeIdentifier: String? = nil,
+        textIsNFC: Bool = false
+    ) {
         schema = SQLSchema(layout: layout, model: model, storeIdentifier: storeIdentifier)
+        self.textIsNFC = textIsNFC
+    }
+
+    /// `SELECT COUNT(*)` of the rows of `entity`'s table with a string or URI value that is
+    /// not in NFC (`og_is_nfc`); ASCII values are skipped without calling Swift. Zero means
+    /// byte order is Swift's order for the table's text.
+    func nonNFCTextCount(entity name: String) throws(SQLTranslationError) -> CompiledQuery {
+        let entity = try schema.entity(name)
+        let columns = (schema.layout.table(named: entity.tableName)?.columns ?? []).filter {
+            $0.type == .varchar
+        }
+        var tests: [SQLPiece] = []
+        for column in columns {
+            let name = quoteIdentifier(column.name)
+            tests.append(
+                "(" + name + " GLOB " + SQLPiece.bound(.text(SQLFunctions.nonASCIIGlob))
+                    + " AND NOT \(SQLFunctions.isNFC)(" + name + "))")
+        }
+        let piece =
+            "SELECT COUNT(*) FROM " + quoteIdentifier(entity.tableName) + " WHERE "
+            + SQLPiece.any(tests)
+        return CompiledQuery(sql: piece.sql, arguments: piece.arguments)
     }
 
     /// `SELECT <columns> FROM <root table> AS t0 [joins] WHERE Z_ENT IN (…) AND <predicate>
@@ -112,6 +145,18 @@ struct SQLQueryCompiler: Sendable {
         return (translator, context, SQLPiece.all(conditions))
     }
 
+    /// A BLOB that sorts bytewise as `SortDescriptor` orders the strings: for an ASCII string
+    /// its (lower-cased) bytes, computed by SQLite; otherwise `og_sort_key`, the UTF-8 of the
+    /// string's NFC form after the descriptor's folding (Swift orders strings by their NFC
+    /// scalars).
+    private func sortKey(_ text: SQLPiece, _ mode: SQLFunctions.SortKey) -> SQLPiece {
+        let ascii = mode == .standard ? text : "lower(" + text + ")"
+        return "(CASE WHEN " + text + " GLOB " + SQLPiece.bound(.text(SQLFunctions.nonASCIIGlob))
+            + " THEN \(SQLFunctions.sortKey)(" + text + ", "
+            + SQLPiece.bound(.integer(mode.rawValue)) + ") ELSE CAST(" + ascii
+            + " AS BLOB) END)"
+    }
+
     /// `(x IS NULL) DESC, x [COLLATE …] ASC|DESC` for one descriptor.
     private func sortTerms(
         _ descriptor: SortDescriptor, _ translator: SQLPredicateTranslator,
@@ -130,24 +175,30 @@ struct SQLQueryCompiler: Sendable {
         guard case .scalar(let value) = operand else {
             throw .unsupported(descriptor.key, reason: "cannot sort by a to-many key path")
         }
-        let nullsFirst = "(" + value.piece + " IS NULL) DESC"
         if value.attributeType == .boolean {
             // `SortDescriptor.order` ranks all Booleans equal (it reads no Bool as a number):
             // only nil sorts apart.
-            return [nullsFirst]
+            return ["(" + value.piece + " IS NULL) DESC"]
         }
-        let direction = descriptor.ascending ? " ASC" : " DESC"
+        // SQLite puts NULL first in ascending order; descending needs NULLS FIRST. The key is
+        // NULL exactly when the value is.
+        let direction = descriptor.ascending ? " ASC" : " DESC NULLS FIRST"
         var key = value.piece
         switch value.kind {
-        case .string:
-            key = key + " COLLATE " + SQLFunctions.collation(for: descriptor.comparison)
-        case .uri:
-            key = key + " COLLATE " + SQLFunctions.standardCollation
+        case .string, .uri:
+            let comparison = value.kind == .uri ? .standard : descriptor.comparison
+            if comparison == .standard, textIsNFC {
+                break  // Swift orders NFC strings by code points: UTF-8 byte order.
+            } else if let mode = SQLFunctions.SortKey(comparison) {
+                key = sortKey(value.piece, mode)
+            } else {
+                key = key + " COLLATE " + SQLFunctions.collation(for: comparison)
+            }
         case .number, .date, .data, .uuid:
             break
         case .object, .null:
             throw .unsupported(descriptor.key, reason: "cannot sort by a relationship")
         }
-        return [nullsFirst, key + direction]
+        return [key + direction]
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The benchmark's command line.
+///
+///     objectgraph-bench [--n 100000] [--json] [--queries 1000] [--query-budget 120]
+///                       [--undo-cost]
+///
+/// The hidden `--side objectgraph|raw --op OP --dir DIR` form runs one operation of one side
+/// in this (child) process; the parent starts one child per side and operation.
+struct BenchOptions {
+    /// People inserted (teams: n / 100).
+    var n = 100_000
+    /// One JSON line per operation instead of the table.
+    var json = false
+    /// How many `query` fetches to run at most.
+    var queries = 1000
+    /// Seconds after which ObjectGraph's `query` loop stops early (the raw side then runs the
+    /// same number of fetches); reported as the `queries` count.
+    var queryBudget = 120.0
+    /// Also measure `insert` with undo registration disabled.
+    var undoCost = false
+    /// Child mode: the side to run.
+    var side: Side?
+    /// Child mode: the operation to run.
+    var operation: String?
+    /// Child mode: the folder holding the side's store file.
+    var directory: String?
+    /// Child mode: disable undo registration on the ObjectGraph context.
+    var noUndo = false
+
+    /// The two implementations measured.
+    enum Side: String, CaseIterable {
+        case objectGraph = "objectgraph"
+        case raw
+    }
+
+    static let usage = """
+        usage: objectgraph-bench [--n N] [--json] [--queries Q] [--query-budget SECONDS] \
+        [--undo-cost]
+          --n N                  people to insert (default 100000; teams: N/100)
+          --json                 one JSON line per operation
+          --queries Q            query fetches to run (default 1000)
+          --query-budget SECONDS stop ObjectGraph's query loop after this long (default 120);
+                                 the raw side runs the same count, reported as "queries"
+          --undo-cost            also time insert with undo registration disabled
+        """
+
+    /// Parses `arguments` (without the program name).
+    init(arguments: [String]) throws {
+        var rest = arguments[...]
+        func value(_ flag: String) throws -> String {
+            guard let next = rest.popFirst() else {
+                throw BenchError.usage("\(flag) needs a value")
+            }
+            return next
+        }
+        func positive(_ flag: String) throws -> Int {
+            let text = try value(flag)
+            guard let number = Int(text), number > 0 else {
+                throw BenchError.usage("\(flag) needs a positive integer, not '\(text)'")
+            }
+            return number
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--n": n = try positive(flag)
+            case "--json": json = true
+            case "--queries": queries = try positive(flag)
+            case "--query-budget":
+                let text = try value(flag)
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw BenchError.usage("--query-budget needs positive seconds, not '\(text)'")
+                }
+                queryBudget = seconds
+            case "--undo-cost": undoCost = true
+            case "--side":
+                let text = try value(flag)
+                guard let chosen = Side(rawValue: text) else {
+                    throw BenchError.usage("--side is objectgraph or raw, not '\(text)'")
+                }
+                side = chosen
+            case "--op":
+                let text = try value(flag)
+                guard Workload.operations.contains(text) else {
+                    throw BenchError.usage("unknown --op '\(text)'")
+                }
+                operation = text
+            case "--dir": directory = try value(flag)
+            case "--no-undo": noUndo = true
+            case "--help", "-h": throw BenchError.help
+            default: throw BenchError.usage("unknown argument '\(flag)'")
+            }
+        }
+    }
+}

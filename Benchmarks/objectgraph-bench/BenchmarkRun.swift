@@ -1,0 +1,73 @@
+import Foundation
+
+/// The parent process: runs every operation on both sides, each in a fresh child process on
+/// its side's store file in a fresh temporary folder, checks that both sides read and wrote the
+/// same values, and prints each result as it comes.
+struct BenchmarkRun {
+    let options: BenchOptions
+    let launcher = ChildLauncher()
+
+    func run() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "objectgraph-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folders = [
+            BenchOptions.Side.objectGraph: root.appendingPathComponent("objectgraph"),
+            .raw: root.appendingPathComponent("raw"),
+        ]
+        for folder in folders.values {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        if !options.json { print(Report.header(n: options.n)) }
+        var insertMeasurement: Measurement?
+        for operation in Workload.operations {
+            let measurement = try measure(operation, folders: folders)
+            if operation == "insert" { insertMeasurement = measurement }
+            print(options.json ? Report.json(measurement) : Report.text(measurement))
+        }
+        if options.undoCost, let insert = insertMeasurement {
+            let folder = root.appendingPathComponent("objectgraph-no-undo")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let noUndo = try launcher.run(
+                side: .objectGraph, operation: "insert", n: options.n, directory: folder,
+                queries: options.queries, budget: options.queryBudget, noUndo: true)
+            let line = String(
+                format:
+                    "insert with undo registration disabled: %.4f s wall, %.4f s CPU, peak %d KB"
+                    + " (default context: %.4f s wall, %.4f s CPU, peak %d KB)",
+                noUndo.seconds, noUndo.cpuSeconds, noUndo.peakRSSKB, insert.objectGraph.seconds,
+                insert.objectGraph.cpuSeconds, insert.objectGraph.peakRSSKB)
+            print(
+                options.json
+                    ? "{\"op\": \"insert_undo_disabled\", \"n\": \(options.n), "
+                        + "\"objectgraph_s\": \(noUndo.seconds), "
+                        + "\"objectgraph_cpu_s\": \(noUndo.cpuSeconds), "
+                        + "\"peak_rss_kb\": \(noUndo.peakRSSKB)}"
+                    : line)
+        }
+    }
+
+    private func measure(
+        _ operation: String, folders: [BenchOptions.Side: URL]
+    ) throws -> Measurement {
+        guard let ogFolder = folders[.objectGraph], let rawFolder = folders[.raw] else {
+            throw BenchError.failed("missing temporary folder")
+        }
+        let objectGraph = try launcher.run(
+            side: .objectGraph, operation: operation, n: options.n, directory: ogFolder,
+            queries: options.queries, budget: options.queryBudget)
+        // The raw side runs exactly as many queries as ObjectGraph managed within its budget.
+        let queries = operation == "query" ? objectGraph.count : options.queries
+        let raw = try launcher.run(
+            side: .raw, operation: operation, n: options.n, directory: rawFolder,
+            queries: queries, budget: options.queryBudget)
+        guard objectGraph.checksum == raw.checksum, objectGraph.count == raw.count else {
+            throw BenchError.mismatch(
+                "\(operation): objectgraph checksum \(objectGraph.checksum) over "
+                    + "\(objectGraph.count), raw checksum \(raw.checksum) over \(raw.count)")
+        }
+        return Measurement(
+            operation: operation, n: options.n, objectGraph: objectGraph, raw: raw,
+            queries: operation == "query" ? queries : nil)
+    }
+}

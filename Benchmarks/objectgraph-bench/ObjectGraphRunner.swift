@@ -1,0 +1,148 @@
+import Foundation
+import ObjectGraph
+
+/// Runs one operation through ObjectGraph: a `StoreCoordinator` with a SQLite store and a
+/// `ManagedContext` in its default configuration (undo registration on, unless `--no-undo`).
+///
+/// Opening the store is not timed; everything from making the context to the end of the
+/// operation (fetches, faults, saves) is. Tearing the context down afterwards is not (the raw
+/// side likewise keeps what it read until its clock has stopped).
+struct ObjectGraphRunner {
+    let n: Int
+    let url: URL
+    let undoRegistration: Bool
+
+    /// Runs `operation`; `queries` and `budget` bound the `query` loop.
+    func run(_ operation: String, queries: Int, budget: Double) throws -> SideResult {
+        let coordinator = StoreCoordinator(model: Workload.model())
+        try coordinator.addStore(type: .sqlite, at: url)
+        let start = Clock.now()
+        let startCPU = Clock.cpu()
+        let context = ManagedContext(coordinator: coordinator)
+        if !undoRegistration { context.undoManager.disableUndoRegistration() }
+        var result: SideResult
+        switch operation {
+        case "insert": result = try insert(context)
+        case "fetch_all": result = try fetchAll(context)
+        case "query":
+            result = try query(context, queries: queries, budget: budget, start: start)
+        case "update_all": result = try updateAll(context)
+        case "prefetch": result = try prefetch(context)
+        case "delete_all": result = try deleteAll(context)
+        default: throw BenchError.usage("unknown operation '\(operation)'")
+        }
+        withExtendedLifetime(context) {
+            result.seconds = Clock.now() - start
+            result.cpuSeconds = Clock.cpu() - startCPU
+        }
+        return result
+    }
+
+    private func insert(_ context: ManagedContext) throws -> SideResult {
+        let teamCount = Workload.teamCount(people: n)
+        var teams: [ManagedObject] = []
+        teams.reserveCapacity(teamCount)
+        for index in 0..<teamCount {
+            let team = try context.insert("Team")
+            try team.set(Workload.teamName(index), for: "name")
+            teams.append(team)
+        }
+        var checksum: Int64 = 0
+        for index in 0..<n {
+            let values = Workload.person(index)
+            let person = try context.insert("Person")
+            try person.set(values.id, for: "id")
+            try person.set(values.name, for: "name")
+            try person.set(values.age, for: "age")
+            try person.set(values.email, for: "email")
+            try person.set(values.score, for: "score")
+            try person.set(Date(timeIntervalSinceReferenceDate: values.created), for: "created")
+            try person.setObject(
+                teams[Workload.team(ofPerson: index, teams: teamCount)], for: "team")
+            checksum &+= values.checksum
+        }
+        try context.save()
+        return SideResult(seconds: 0, checksum: checksum, count: n)
+    }
+
+    /// Every attribute of a person, as the raw side reads them.
+    private func values(of person: ManagedObject) throws -> PersonValues {
+        guard let id: Int64 = person["id"], let name: String = person["name"],
+            let age: Int32 = person["age"], let email: String = person["email"],
+            let score: Double = person["score"], let created: Date = person["created"]
+        else { throw BenchError.failed("person \(person.objectID) has a nil or unreadable value") }
+        return PersonValues(
+            id: id, name: name, age: age, email: email, score: score,
+            created: created.timeIntervalSinceReferenceDate)
+    }
+
+    private func fetchAll(_ context: ManagedContext) throws -> SideResult {
+        let people = try context.fetch(FetchRequest(entityName: "Person"))
+        var checksum: Int64 = 0
+        for person in people { checksum &+= try values(of: person).checksum }
+        return SideResult(seconds: 0, checksum: checksum, count: people.count)
+    }
+
+    private func query(_ context: ManagedContext, queries: Int, budget: Double, start: Double)
+        throws -> SideResult
+    {
+        var request = FetchRequest(
+            entityName: "Person", predicate: try Predicate(format: Workload.queryFormat),
+            sortDescriptors: [SortDescriptor("name")])
+        request.fetchLimit = Workload.queryLimit
+        var checksum: Int64 = 0
+        var done = 0
+        while done < queries {
+            for person in try context.fetch(request) {
+                checksum &+= try values(of: person).checksum
+            }
+            done += 1
+            if Clock.now() - start >= budget { break }
+        }
+        return SideResult(seconds: 0, checksum: checksum, count: done)
+    }
+
+    private func updateAll(_ context: ManagedContext) throws -> SideResult {
+        let people = try context.fetch(FetchRequest(entityName: "Person"))
+        var checksum: Int64 = 0
+        for person in people {
+            guard let score: Double = person["score"] else {
+                throw BenchError.failed("person \(person.objectID) has no score")
+            }
+            let updated = Workload.updatedScore(score)
+            try person.set(updated, for: "score")
+            checksum &+= Int64((updated * 10).rounded())
+        }
+        try context.save()
+        return SideResult(seconds: 0, checksum: checksum, count: people.count)
+    }
+
+    private func prefetch(_ context: ManagedContext) throws -> SideResult {
+        var request = FetchRequest(entityName: "Team")
+        request.relationshipKeyPathsForPrefetching = ["members"]
+        let teams = try context.fetch(request)
+        var checksum: Int64 = 0
+        var members = 0
+        for team in teams {
+            guard let name: String = team["name"] else {
+                throw BenchError.failed("team \(team.objectID) has no name")
+            }
+            checksum &+= Int64(name.utf8.count)
+            for person in try team.objects(for: "members") {
+                checksum &+= try values(of: person).checksum
+                members += 1
+            }
+        }
+        return SideResult(seconds: 0, checksum: checksum, count: members)
+    }
+
+    private func deleteAll(_ context: ManagedContext) throws -> SideResult {
+        let people = try context.fetch(FetchRequest(entityName: "Person"))
+        let teams = try context.fetch(FetchRequest(entityName: "Team"))
+        for person in people { context.delete(person) }
+        for team in teams { context.delete(team) }
+        try context.save()
+        return SideResult(
+            seconds: 0, checksum: Int64(people.count + teams.count), count: people.count)
+    }
+}

@@ -1,0 +1,74 @@
+// objectgraph-bench: the same workload through ObjectGraph's SQLite store and through
+// hand-written sqlite3 calls, timed per operation in the same run.
+//
+//     swift run -c release objectgraph-bench [--n 100000] [--json] [--queries 1000]
+//                                            [--query-budget 120] [--undo-cost]
+//
+// Method.
+// - Each run makes a fresh temporary folder with one store file per side; the operations run
+//   in order (insert, fetch_all, query, update_all, prefetch, delete_all), each on the file
+//   the previous ones left.
+// - Memory: the parent starts one child process (this executable with the hidden
+//   `--side objectgraph|raw --op OP --dir DIR` flags) per side and operation; each child opens
+//   its side's file, times the operation, and reports its own peak RSS (VmHWM from
+//   /proc/self/status, else getrusage's ru_maxrss), so each number is that side's alone. Both
+//   sides share the process baseline (Foundation, SQLite; VmRSS before opening the store, also
+//   reported), so the table shows the ratio of peaks and the ratio of growth above baseline.
+// - Timing: wall-clock (the ratios) and user+system CPU time (the cpu ratio, steadier on a
+//   loaded machine). Opening the store is not timed; tearing down afterwards is not either
+//   (ObjectGraph's context and the raw side's rows are kept alive until the clock stops).
+// - ObjectGraph runs in its default configuration (undo registration on); `--undo-cost`
+//   times insert once more with undo registration disabled.
+// - Raw runs prepared sqlite3 statements on the same Core Data layout (same tables, columns,
+//   indexes, Z_PRIMARYKEY, WAL, auto_vacuum), one transaction per writing operation, checking
+//   and bumping Z_OPT per row. It reads rows into plain structs; `query` uses the name index
+//   as a range (`ZNAME >= 'J' AND ZNAME < 'K'`, BEGINSWITH's binary meaning); `update_all` and
+//   `delete_all` read only the columns they need; `prefetch` reads teams, then every member in
+//   one query, grouped by team.
+// - `query` runs `--queries` fetches, ObjectGraph stopping early after `--query-budget`
+//   seconds; the raw side then runs the same number, reported as `queries`.
+// - Both sides return a checksum of what they read or wrote; a difference is an error.
+// - Failures print the error and exit 1; usage errors exit 2.
+
+import Foundation
+
+func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
+    guard let operation = options.operation, let directory = options.directory else {
+        throw BenchError.usage("--side needs --op and --dir")
+    }
+    let url = URL(fileURLWithPath: directory).appendingPathComponent("Bench.sqlite")
+    let baseline = PeakMemory.currentKilobytes()
+    var result: SideResult
+    switch side {
+    case .objectGraph:
+        result = try ObjectGraphRunner(n: options.n, url: url, undoRegistration: !options.noUndo)
+            .run(operation, queries: options.queries, budget: options.queryBudget)
+    case .raw:
+        result = try RawSQLiteRunner(n: options.n, path: url.path)
+            .run(operation, queries: options.queries)
+    }
+    result.peakRSSKB = PeakMemory.kilobytes()
+    result.baselineRSSKB = baseline
+    print(result.line)
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data(("objectgraph-bench: " + message + "\n").utf8))
+    exit(status)
+}
+
+do {
+    let options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+    if let side = options.side {
+        try runChild(options, side: side)
+    } else {
+        try BenchmarkRun(options: options).run()
+    }
+} catch BenchError.help {
+    print(BenchOptions.usage)
+} catch let error as BenchError {
+    if case .usage = error { fail("\(error)\n" + BenchOptions.usage, status: 2) }
+    fail("\(error)", status: 1)
+} catch {
+    fail("\(error)", status: 1)
+}
