@@ -207,4 +207,11 @@ struct KillTests {
     func binary() throws {
         try Self.killTest(type: .binary, typeName: "binary", file: "Stress.objectgraph", seed: 2026)
     }
+
+    @Test(
+        "an XML store killed mid-save holds exactly the old or the new graph",
+        .enabled(if: tool != nil && AtomicStoreTestSupport.xmlAvailable))
+    func xml() throws {
+        try Self.killTest(type: .xml, typeName: "xml", file: "Stress.xml", seed: 2027)
+    }
 }
