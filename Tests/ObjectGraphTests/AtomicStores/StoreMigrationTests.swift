@@ -61,7 +61,7 @@ struct StoreMigrationTests {
     }
 
     @Test(
-        "round trip SQLite → XML → binary → in-memory → SQLite → binary yields the same graph",
+        "round trip SQLite → (XML →) binary → in-memory → SQLite → binary: same graph, URIs map",
         arguments: [11, 12, 13] as [UInt64])
     func roundTripProperty(seed: UInt64) throws {
         let folder = try TestSupport.makeTemporaryFolder()
@@ -71,7 +71,15 @@ struct StoreMigrationTests {
         try AtomicStoreTestSupport.populate(context, size: 40 + Int(seed) * 5, seed: seed)
         let expected = try AtomicStoreTestSupport.dump(context)
         #expect(expected.count > 40)
+        let person = try #require(try context.fetch(FetchRequest(entityName: "Person")).first)
+        let uri = person.objectID.uriRepresentation
         try Self.travel(context.coordinator, folder: folder, expected: expected)
+        let coordinator = context.coordinator
+        let id = try coordinator.objectID(forURI: uri)
+        #expect(id.storeIdentifier == coordinator.storeDescriptions.first?.identifier)
+        #expect(id.key == person.objectID.key)
+        let moved = try ManagedContext(coordinator: coordinator).existingObject(with: id)
+        #expect(moved["name"] == person["name"])
     }
 
     /// Moves the coordinator's store through ``chain``, comparing the dump at every step, and
