@@ -7,6 +7,15 @@ extension Attribute {
     /// Booleans accept 0 and 1. `nil` is always accepted here (required values are checked when
     /// saving).
     func coerce(_ value: Value, entity: String) throws -> Value {
+        try type.coerce(value, entity: entity, property: name)
+    }
+}
+
+extension AttributeType {
+    /// Converts `value` to what an attribute of this type stores, or throws naming `entity`
+    /// and `name`.
+    func coerce(_ value: Value, entity: String, property name: String) throws -> Value {
+        let type = self
         func mismatch() -> ObjectGraphError {
             .typeMismatch(
                 entity: entity, property: name, expected: type.description,

@@ -84,6 +84,10 @@ extension ManagedContext {
     }
 
     func postObjectsDidChange() {
+        if observers.isEmpty {
+            if !pendingChange.isEmpty { pendingChange = ContextChange() }
+            return
+        }
         var change = pendingChange
         pendingChange = ContextChange()
         change.updated.subtract(change.inserted)

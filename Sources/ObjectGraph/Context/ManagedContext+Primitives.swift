@@ -40,6 +40,7 @@ extension ManagedContext {
             }
         }
         object.slots[position] = slot
+        if !object.dirtyPositions.contains(position) { object.dirtyPositions.append(position) }
         touch(object)
         // An object inserted in the same change is listed as inserted only (see
         // postObjectsDidChange); later edits of an unsaved object are updates.

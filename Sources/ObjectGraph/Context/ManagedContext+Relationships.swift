@@ -2,11 +2,11 @@
 extension ManagedContext {
     func setAttribute(_ object: ManagedObject, key: String, value: Value) throws {
         let position = try object.schema.position(of: key)
-        guard case .attribute(let attribute) = object.schema.properties[position] else {
+        guard let type = object.schema.attributeTypes[position] else {
             throw ObjectGraphError.wrongPropertyKind(
                 entity: object.schema.name, property: key, expected: "an attribute")
         }
-        let coerced = try attribute.coerce(value, entity: object.schema.name)
+        let coerced = try type.coerce(value, entity: object.schema.name, property: key)
         try object.fulfill()
         if case .value(let current) = object.slots[position], current == coerced { return }
         change { setSlot(object, position, .value(coerced)) }

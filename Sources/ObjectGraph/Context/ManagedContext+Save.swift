@@ -127,8 +127,9 @@ extension ManagedContext {
     func row(of object: ManagedObject) -> StoreRow {
         var values: [StoredValue] = []
         values.reserveCapacity(object.slots.count)
+        let transient = object.schema.isTransient
         for (position, slot) in object.slots.enumerated() {
-            if object.schema.properties[position].isTransient {
+            if transient[position] {
                 values.append(.value(.null))
                 continue
             }

@@ -6,7 +6,6 @@ extension ManagedContext {
     func validationProblems() -> [ValidationError.Problem] {
         var problems: [ValidationError.Problem] = []
         let objects = touched.values.filter(\.hasUnsavedWork)
-            .sorted { ObjectID.precedes($0.objectID, $1.objectID) }
         for object in objects {
             if object.deletedFlag {
                 if !object.insertedFlag { problems += deleteProblems(object) }
@@ -24,7 +23,7 @@ extension ManagedContext {
             }
         }
         problems += uniquenessProblems(objects.filter { !$0.deletedFlag })
-        return problems
+        return problems.sorted { ObjectID.precedes($0.objectID, $1.objectID) }
     }
 
     private func problem(
@@ -65,19 +64,20 @@ extension ManagedContext {
 
     private func propertyProblems(_ object: ManagedObject) -> [ValidationError.Problem] {
         var problems: [ValidationError.Problem] = []
-        for (position, property) in object.schema.properties.enumerated() {
-            switch property {
+        let entity = object.schema
+        for position in entity.validatedPositions {
+            switch entity.properties[position] {
             case .attribute(let attribute):
-                guard !attribute.isTransient, case .value(let value) = object.slots[position] else {
-                    continue
-                }
+                guard case .value(let value) = object.slots[position] else { continue }
                 problems += attributeProblems(object, attribute, value)
-                do { try object.validateValue(value, forKey: attribute.name) } catch {
-                    problems.append(problem(object, attribute.name, .custom, value, "\(error)"))
-                }
             case .relationship(let relationship):
-                guard !relationship.relationship.isTransient else { continue }
                 problems += relationshipProblems(object, relationship, position)
+            }
+        }
+        for position in entity.attributePositions where !entity.isTransient[position] {
+            guard case .value(let value) = object.slots[position] else { continue }
+            do { try object.validateValue(value, forKey: entity.names[position]) } catch {
+                problems.append(problem(object, entity.names[position], .custom, value, "\(error)"))
             }
         }
         return problems

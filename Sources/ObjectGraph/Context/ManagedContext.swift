@@ -35,6 +35,8 @@ public final class ManagedContext {
     /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
     /// when the first of them is used.
     var faultBatches: [ObjectID: [ObjectID]] = [:]
+    /// The class of each entity's objects, looked up once (by entity index).
+    var classByEntity: [Int: ManagedObject.Type] = [:]
 
     /// Creates a context on `coordinator`.
     public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
@@ -96,11 +98,8 @@ public final class ManagedContext {
             throw ObjectGraphError.unsupported(
                 "\(entityName) is registered as \(Swift.type(of: object)), not \(type)")
         }
-        for position in entity.attributePositions {
-            if case .attribute(let attribute) = entity.properties[position] {
-                object.slots[position] = .value(
-                    (try? attribute.coerce(attribute.defaultValue, entity: entityName)) ?? .null)
-            }
+        for (position, value) in entity.defaultValues where value != .null {
+            object.slots[position] = .value(value)
         }
         change {
             registry[id] = object
@@ -111,7 +110,13 @@ public final class ManagedContext {
     }
 
     func makeObject(entity: EntitySchema, id: ObjectID, isFault: Bool) -> ManagedObject {
-        let type = classes.type(for: entity.entity) ?? ManagedObject.self
+        let type: ManagedObject.Type
+        if let known = classByEntity[entity.index] {
+            type = known
+        } else {
+            type = classes.type(for: entity.entity) ?? ManagedObject.self
+            classByEntity[entity.index] = type
+        }
         return type.init(ObjectCreation(schema: entity, id: id, context: self, isFault: isFault))
     }
 
@@ -204,7 +209,10 @@ public final class ManagedContext {
                 object.context = nil
             } else {
                 object.deletedFlag = false
-                if let committed = object.committed { object.slots = committed }
+                if let committed = object.committed {
+                    object.slots = committed
+                    object.dirtyPositions = []
+                }
             }
         }
         touched.removeAll()
@@ -235,6 +243,7 @@ public final class ManagedContext {
             }
             load(row, into: object)
             for (position, slot) in kept { object.slots[position] = slot }
+            object.dirtyPositions = kept.map(\.0)
         } else {
             object.state = .fault
             object.committed = nil

@@ -30,7 +30,11 @@ open class ManagedObject {
     let schema: EntitySchema
     var slots: [Slot]
     /// The values last saved or fetched (`nil` for objects never saved).
-    var committed: [Slot]?
+    var committed: [Slot]? {
+        didSet { dirtyPositions.removeAll() }
+    }
+    /// The positions set since ``committed`` was taken (only they can differ from it).
+    var dirtyPositions: [Int] = []
     var state: ObjectState
     /// The store's row version when the values were read (optimistic locking).
     var version: Int64 = 0
@@ -48,11 +52,11 @@ open class ManagedObject {
         objectID = creation.id
         context = creation.context
         state = creation.isFault ? .fault : .loaded
-        slots = creation.schema.properties.map { property in
-            switch property {
-            case .attribute: return .value(.null)
-            case .relationship(let relationship):
-                return relationship.isToMany ? .toMany([]) : .toOne(nil)
+        slots = creation.schema.kinds.map { kind in
+            switch kind {
+            case 0: return .value(.null)
+            case 1: return .toOne(nil)
+            default: return .toMany([])
             }
         }
     }
@@ -176,7 +180,7 @@ open class ManagedObject {
     public func changedValues() -> [String: Value] {
         var result: [String: Value] = [:]
         for position in changedPositions() {
-            let name = schema.properties[position].name
+            let name = schema.names[position]
             switch slots[position] {
             case .value(let value): result[name] = value
             case .toOne(let object): result[name] = object.map { .objectID($0.objectID) } ?? .null
@@ -189,7 +193,7 @@ open class ManagedObject {
 
     /// The names of the properties changed since the last save.
     public var changedKeys: Set<String> {
-        Set(changedPositions().map { schema.properties[$0].name })
+        Set(changedPositions().map { schema.names[$0] })
     }
 
     /// The last saved values of the attributes `keys` (all attributes when `nil`); empty for an
@@ -198,7 +202,7 @@ open class ManagedObject {
         guard let committed else { return [:] }
         var result: [String: Value] = [:]
         for position in schema.attributePositions {
-            let name = schema.properties[position].name
+            let name = schema.names[position]
             if let keys, !keys.contains(name) { continue }
             if case .value(let value) = committed[position] { result[name] = value }
         }
@@ -270,7 +274,9 @@ open class ManagedObject {
     func changedPositions() -> [Int] {
         guard state == .loaded else { return [] }
         var result: [Int] = []
-        for position in slots.indices where !schema.properties[position].isTransient {
+        let transient = schema.isTransient
+        let candidates = committed == nil ? Array(slots.indices) : dirtyPositions.sorted()
+        for position in candidates where !transient[position] {
             let committedSlot = committed?[position]
             if !Self.same(slots[position], committedSlot, ordered: isOrdered(position)) {
                 result.append(position)
@@ -279,12 +285,7 @@ open class ManagedObject {
         return result
     }
 
-    private func isOrdered(_ position: Int) -> Bool {
-        if case .relationship(let relationship) = schema.properties[position] {
-            return relationship.relationship.isOrdered
-        }
-        return false
-    }
+    private func isOrdered(_ position: Int) -> Bool { schema.isOrdered[position] }
 
     static func same(_ lhs: Slot, _ rhs: Slot?, ordered: Bool) -> Bool {
         guard let rhs else {

@@ -64,6 +64,11 @@ public final class StoreCoordinator: @unchecked Sendable {
             store = try AtomicStore(
                 url: url, format: BinaryStoreFormat(), schema: schema,
                 configuration: configuration, options: options)
+        case .xml:
+            guard let url else { throw ObjectGraphError.store("an XML store needs a file URL") }
+            store = try AtomicStore(
+                url: url, format: XMLStoreFormat(), schema: schema, configuration: configuration,
+                options: options)
         default:
             throw ObjectGraphError.unsupported("store type \(type) is not available yet")
         }

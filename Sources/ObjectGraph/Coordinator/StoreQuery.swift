@@ -1,7 +1,7 @@
 /// A fetch a store may answer itself (the SQLite store compiles it to SQL).
-struct StoreQuery: Sendable {
+struct StoreQuery: Sendable, Hashable {
     /// What the query returns.
-    enum Result: Sendable {
+    enum Result: Sendable, Hashable {
         /// Whole rows (for objects).
         case rows
         /// Rows with only the ID filled in (faults, object IDs).

@@ -71,6 +71,7 @@ extension ManagedContext {
             return try evaluateInMemory(
                 request, familyIndexes: familyIndexes, applyingLimits: applyingLimits)
         }
+        registry.reserveCapacity(registry.count + rows.count)
         let fetched = rows.map { row in
             row.values.isEmpty
                 ? ((try? object(with: row.id)) ?? registeredObject(for: row))
@@ -93,7 +94,7 @@ extension ManagedContext {
         _ request: FetchRequest<T>, entity: EntitySchema, result: StoreQuery.Result, limits: Bool
     ) -> StoreQuery {
         let family =
-            request.includesSubentities || entity.entity.isAbstract
+            request.includesSubentities
             ? schema.family(of: entity) : [entity]
         return StoreQuery(
             entityIndex: entity.index, entityIndexes: Set(family.map(\.index)),

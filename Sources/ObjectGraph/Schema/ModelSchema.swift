@@ -83,6 +83,21 @@ final class EntitySchema: Sendable {
     let attributePositions: [Int]
     /// The positions of the relationships.
     let relationshipPositions: [Int]
+    /// Per position: the property's name (cheap to read on hot paths).
+    let names: [String]
+    /// Per position: whether the property is transient.
+    let isTransient: [Bool]
+    /// Per position: whether it is an ordered to-many relationship.
+    let isOrdered: [Bool]
+    /// Per position: 0 for an attribute, 1 for a to-one, 2 for a to-many relationship.
+    let kinds: [UInt8]
+    /// Per position: the attribute's type (`nil` for relationships).
+    let attributeTypes: [AttributeType?]
+    /// The default value of every attribute (read and converted once), by position.
+    let defaultValues: [(position: Int, value: Value)]
+    /// The positions whose values have static validation rules (required, ranges, lengths,
+    /// patterns, counts); the others need no check at save.
+    let validatedPositions: [Int]
 
     var name: String { entity.name }
 
@@ -111,6 +126,38 @@ final class EntitySchema: Sendable {
             }
         }
         self.properties = properties
+        names = properties.map(\.name)
+        isTransient = properties.map(\.isTransient)
+        isOrdered = properties.map {
+            if case .relationship(let relationship) = $0 { return relationship.relationship.isOrdered }
+            return false
+        }
+        kinds = properties.map {
+            guard case .relationship(let relationship) = $0 else { return 0 }
+            return relationship.isToMany ? 2 : 1
+        }
+        attributeTypes = properties.map {
+            if case .attribute(let attribute) = $0 { return attribute.type }
+            return nil
+        }
+        defaultValues = properties.indices.compactMap { position in
+            guard case .attribute(let attribute) = properties[position] else { return nil }
+            let value = (try? attribute.coerce(attribute.defaultValue, entity: entity.name)) ?? .null
+            return (position, value)
+        }
+        validatedPositions = properties.indices.filter { position in
+            switch properties[position] {
+            case .attribute(let attribute):
+                guard !attribute.isTransient else { return false }
+                return !attribute.isOptional || attribute.minValueString != nil
+                    || attribute.maxValueString != nil || attribute.regularExpression != nil
+                    || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil
+            case .relationship(let relationship):
+                let rule = relationship.relationship
+                guard !rule.isTransient else { return false }
+                return !rule.isOptional || (rule.isToMany && (rule.minCount > 0 || rule.maxCount > 0))
+            }
+        }
         positionByName = positions
         self.attributePositions = attributePositions
         self.relationshipPositions = relationshipPositions

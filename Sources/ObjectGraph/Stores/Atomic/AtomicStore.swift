@@ -3,12 +3,12 @@ import Foundation
 /// A store whose whole graph lives in memory and in one file: loaded at open, answered with the
 /// in-memory evaluator, written whole on every save with ``AtomicFile`` (crash-safe). A save
 /// fails with a conflict when another process replaced the file since it was read.
-final class AtomicStore: PersistentStore {
+final class AtomicStore: RowTableStore {
     let description: StoreDescription
     let url: URL
     let format: any AtomicStoreFormat
     let schema: ModelSchema
-    private var table: RowTable
+    var table: RowTable
     private var stamp: AtomicFile.Stamp?
 
     /// Opens the file at `url` (or starts an empty graph when there is none).
@@ -53,35 +53,6 @@ final class AtomicStore: PersistentStore {
             try write(table)
         }
     }
-
-    func row(for id: ObjectID) throws -> StoreRow? { table.row(for: id) }
-
-    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
-        table.rows(ofEntities: entities)
-    }
-
-    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
-        table.relatedIDs(of: id, position: position)
-    }
-
-    func rows(for ids: [ObjectID]) throws -> [StoreRow] { ids.compactMap { table.row(for: $0) } }
-
-    /// Rows already hold their relationship lists.
-    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
-        -> [ObjectID: [StoreRow]]?
-    { nil }
-
-    /// Atomic stores are answered by the context's evaluator.
-    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
-
-    /// Atomic stores are counted by the context's evaluator.
-    func count(_ query: StoreQuery) throws -> Int? { nil }
-
-    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
-        table.newPrimaryKeys(rootEntity: rootEntity, count: count)
-    }
-
-    func conflicts(in changes: ChangeSet) throws -> [SaveConflict] { table.conflicts(in: changes) }
 
     func save(_ changes: ChangeSet) throws {
         if description.isReadOnly { throw StoreError.readOnly(path: url.path) }

@@ -49,6 +49,14 @@ extension SQLiteStore {
 
     /// The SQL of `query`, or `nil` when part of it cannot run in SQL.
     func compiledSelect(_ query: StoreQuery) -> CompiledQuery? {
+        if let known = compiledQueries[query] { return known }
+        let compiled = compile(query)
+        if compiledQueries.count > 256 { compiledQueries.removeAll() }
+        compiledQueries[query] = compiled
+        return compiled
+    }
+
+    private func compile(_ query: StoreQuery) -> CompiledQuery? {
         let entity = schema.entities[query.entityIndex]
         let table = entityLayouts[query.entityIndex].tableName
         let columns: [String]

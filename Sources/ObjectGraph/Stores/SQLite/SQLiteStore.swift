@@ -22,9 +22,16 @@ final class SQLiteStore: PersistentStore {
     /// Whether every string in the file is NFC (checked at open, kept on save): then plain
     /// string sorts can use SQLite's byte order and its indexes.
     var textIsNFC = false {
-        didSet { if textIsNFC != oldValue { compilerCache = nil } }
+        didSet {
+            if textIsNFC != oldValue {
+                compilerCache = nil
+                compiledQueries.removeAll()
+            }
+        }
     }
     private var compilerCache: SQLQueryCompiler?
+    /// Compiled fetches by query (`nil`: not translatable), so repeated fetches skip compiling.
+    var compiledQueries: [StoreQuery: CompiledQuery?] = [:]
     /// Compiles fetches to SQL.
     var compiler: SQLQueryCompiler {
         if let compilerCache { return compilerCache }
