@@ -20,22 +20,6 @@ enum AtomicStoreTestSupport {
         return EntityModel(entities: TestModels.league().entities + [all])
     }
 
-    /// Whether the XML store is available in this build (it is built in parallel with the
-    /// binary store; tests include it once it is there).
-    static let xmlAvailable: Bool = {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectgraph-xml-probe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let coordinator = StoreCoordinator(model: TestModels.league())
-            try coordinator.addStore(type: .xml, at: folder.appendingPathComponent("probe.xml"))
-            return true
-        } catch {
-            return false
-        }
-    }()
-
     /// A coordinator with one store of `type` at `url`, and a context on it.
     static func open(
         _ type: StoreType, at url: URL?, model: EntityModel = model(),

@@ -210,7 +210,7 @@ struct KillTests {
 
     @Test(
         "an XML store killed mid-save holds exactly the old or the new graph",
-        .enabled(if: tool != nil && AtomicStoreTestSupport.xmlAvailable))
+        .enabled(if: tool != nil))
     func xml() throws {
         try Self.killTest(type: .xml, typeName: "xml", file: "Stress.xml", seed: 2027)
     }
