@@ -44,14 +44,14 @@ extension ManagedContext {
         touch(object)
         // An object inserted in the same change is listed as inserted only (see
         // postObjectsDidChange); later edits of an unsaved object are updates.
-        pendingChange.updated.insert(object.objectID)
+        if !observers.isEmpty { pendingChange.updated.insert(object.objectID) }
     }
 
     /// Marks a new object inserted.
     func markInserted(_ object: ManagedObject) {
         object.insertedFlag = true
         touch(object)
-        pendingChange.inserted.insert(object.objectID)
+        if !observers.isEmpty { pendingChange.inserted.insert(object.objectID) }
         undoManager.register { [weak self] in
             guard let self else { return }
             self.unmarkInserted(object)
@@ -64,7 +64,7 @@ extension ManagedContext {
             object.insertedFlag = false
             registry[object.objectID] = nil
             touched[ObjectIdentifier(object)] = nil
-            pendingChange.deleted.insert(object.objectID)
+            if !observers.isEmpty { pendingChange.deleted.insert(object.objectID) }
             undoManager.register { [weak self] in
                 guard let self else { return }
                 self.registry[object.objectID] = object
@@ -81,7 +81,7 @@ extension ManagedContext {
         guard !object.deletedFlag else { return }
         object.deletedFlag = true
         touch(object)
-        pendingChange.deleted.insert(object.objectID)
+        if !observers.isEmpty { pendingChange.deleted.insert(object.objectID) }
         undoManager.register { [weak self] in
             guard let self else { return }
             self.unmarkDeleted(object)
@@ -100,7 +100,7 @@ extension ManagedContext {
             object.version = 0
         }
         touch(object)
-        pendingChange.inserted.insert(object.objectID)
+        if !observers.isEmpty { pendingChange.inserted.insert(object.objectID) }
         undoManager.register { [weak self] in
             guard let self else { return }
             self.markDeleted(object)

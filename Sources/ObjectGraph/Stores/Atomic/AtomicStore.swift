@@ -54,6 +54,17 @@ final class AtomicStore: RowTableStore {
         }
     }
 
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
+        guard format.keysAreUniqueAcrossEntities else {
+            return table.newPrimaryKeys(rootEntity: rootEntity, count: count)
+        }
+        let first = max(table.nextKey.values.max() ?? 1, table.nextKey[rootEntity] ?? 1)
+        for root in Set(schema.entities.map { schema.root(of: $0).index }) {
+            table.nextKey[root] = first + Int64(count)
+        }
+        return (0..<Int64(count)).map { first + $0 }
+    }
+
     func save(_ changes: ChangeSet) throws {
         if description.isReadOnly { throw StoreError.readOnly(path: url.path) }
         var next = table

@@ -15,10 +15,18 @@ struct AtomicStoreContents: Sendable {
 protocol AtomicStoreFormat: Sendable {
     /// The store type this format implements.
     var storeType: StoreType { get }
+    /// Whether one key space serves every entity (the XML format's `z<N>` ids are unique in a
+    /// file), so new keys never repeat across inheritance trees.
+    var keysAreUniqueAcrossEntities: Bool { get }
     /// Reads a whole file.
     /// - Throws: ``StoreError`` naming `path` and what is wrong (never traps, never returns
     ///   half a graph).
     func read(_ data: Data, path: String, schema: ModelSchema) throws -> AtomicStoreContents
     /// Writes the whole graph.
     func write(_ contents: AtomicStoreContents, schema: ModelSchema) throws -> Data
+}
+
+extension AtomicStoreFormat {
+    /// Keys are per inheritance tree unless a format says otherwise.
+    var keysAreUniqueAcrossEntities: Bool { false }
 }

@@ -11,6 +11,8 @@ import Foundation
 /// ```
 struct XMLStoreFormat: AtomicStoreFormat {
     var storeType: StoreType { .xml }
+    /// `z<N>` ids are unique in a file, so one key space serves every entity.
+    var keysAreUniqueAcrossEntities: Bool { true }
 
     func read(_ data: Data, path: String, schema: ModelSchema) throws -> AtomicStoreContents {
         try XMLStoreReader(path: path, schema: schema).read(data)
