@@ -18,6 +18,8 @@ public enum CommandLineTool {
             DumpCommand.self,
             QueryCommand.self,
             KeychainCommand.self,
+            ConvertCommand.self,
+            StressSaveCommand.self,
         ]
     }
 
@@ -48,7 +50,7 @@ public enum CommandLineTool {
         var text =
             "OVERVIEW: ObjectGraph's command-line tool\n\nUSAGE: objectgraph <subcommand>\n\n"
         text += "SUBCOMMANDS:\n"
-        for command in commands {
+        for command in commands where !command.name.hasPrefix("_") {
             let padded = command.name.padding(toLength: 12, withPad: " ", startingAt: 0)
             text += "  \(padded)\(command.abstract)\n"
         }

@@ -81,4 +81,8 @@ protocol PersistentStore: AnyObject {
     func conflicts(in changes: ChangeSet) throws -> [SaveConflict]
     /// Applies a change set atomically: all of it or, on a thrown error, none.
     func save(_ changes: ChangeSet) throws
+    /// Adds `rows` as they are, all at once (for moving a store to another type): their IDs
+    /// already carry this store's identifier, their to-many lists are complete, their primary
+    /// keys are kept, and keys given out later continue after the largest.
+    func importRows(_ rows: [StoreRow], schema: ModelSchema) throws
 }

@@ -12,10 +12,12 @@ import Foundation
 /// Several stores can be added, each for one configuration of the model; objects are routed to
 /// the store whose configuration lists their entity.
 public final class StoreCoordinator: @unchecked Sendable {
-    // `lock` protects `stores` and serializes every call into a store: stores are not
-    // thread-safe themselves. Nothing else here is mutable.
+    // `lock` protects `stores` and `replacedStores` and serializes every call into a store:
+    // stores are not thread-safe themselves. Nothing else here is mutable.
     private let lock = NSLock()
     private var stores: [any PersistentStore] = []
+    /// Identifiers of stores replaced by ``migrateStore(_:to:type:)``, mapped to their successors.
+    private var replacedStores: [String: String] = [:]
 
     /// The model.
     public let model: EntityModel
@@ -57,6 +59,11 @@ public final class StoreCoordinator: @unchecked Sendable {
             }
             store = try SQLiteStore(
                 url: url, schema: schema, configuration: configuration, options: options)
+        case .binary:
+            guard let url else { throw ObjectGraphError.store("a binary store needs a file URL") }
+            store = try AtomicStore(
+                url: url, format: BinaryStoreFormat(), schema: schema,
+                configuration: configuration, options: options)
         case .xml:
             guard let url else { throw ObjectGraphError.store("an XML store needs a file URL") }
             store = try AtomicStore(
@@ -79,7 +86,8 @@ public final class StoreCoordinator: @unchecked Sendable {
         lock.withLock { stores.removeAll { $0.description.identifier == description.identifier } }
     }
 
-    /// The ID an object URI stands for (`x-coredata://<store>/<Entity>/p<N>`).
+    /// The ID an object URI stands for (`x-coredata://<store>/<Entity>/p<N>`). A URI naming a
+    /// store that ``migrateStore(_:to:type:)`` replaced gives the ID in the new store.
     /// - Throws: ``ObjectGraphError/invalidObjectURI(_:)`` when it names no store or entity here.
     public func objectID(forURI uri: URL) throws -> ObjectID {
         let text = uri.absoluteString
@@ -90,9 +98,38 @@ public final class StoreCoordinator: @unchecked Sendable {
         else {
             throw ObjectGraphError.invalidObjectURI(text)
         }
-        let known = lock.withLock { stores.contains { $0.description.identifier == host } }
-        guard known else { throw ObjectGraphError.invalidObjectURI(text) }
-        return ObjectID(entityName: parts[0], storeIdentifier: host, key: .permanent(key))
+        let current = lock.withLock { () -> String? in
+            var identifier = host
+            var steps = 0
+            while let next = replacedStores[identifier], steps <= replacedStores.count {
+                identifier = next
+                steps += 1
+            }
+            return stores.contains { $0.description.identifier == identifier } ? identifier : nil
+        }
+        guard let current else { throw ObjectGraphError.invalidObjectURI(text) }
+        return ObjectID(entityName: parts[0], storeIdentifier: current, key: .permanent(key))
+    }
+
+    /// Moves the store `newIdentifier` into the place of the store `oldIdentifier`, which is
+    /// removed; URIs naming the old store then resolve to the new one.
+    func replaceStore(_ oldIdentifier: String, with newIdentifier: String) {
+        lock.withLock {
+            guard
+                let newIndex = stores.firstIndex(where: {
+                    $0.description.identifier == newIdentifier
+                })
+            else { return }
+            let replacement = stores.remove(at: newIndex)
+            if let oldIndex = stores.firstIndex(where: {
+                $0.description.identifier == oldIdentifier
+            }) {
+                stores[oldIndex] = replacement
+            } else {
+                stores.append(replacement)
+            }
+            replacedStores[oldIdentifier] = newIdentifier
+        }
     }
 
     // MARK: - Store access (used by contexts)

@@ -22,8 +22,7 @@ extension StoreType {
                 self = .xml
                 return
             }
-            if head.starts(with: Array("OGBS".utf8)) || head.starts(with: Array("ObjectGraph".utf8))
-            {
+            if head.starts(with: BinaryStoreFormat.magic) {
                 self = .binary
                 return
             }

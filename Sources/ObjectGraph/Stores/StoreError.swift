@@ -21,6 +21,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileChanged(path: String)
     /// A uniqueness constraint of the file rejected values.
     case constraintConflict(path: String, message: String)
+    /// The file is damaged (truncated, bytes changed): the section and byte offset where
+    /// reading stopped, and why. Nothing of the file was loaded.
+    case corruptFile(path: String, section: String, offset: Int, reason: String)
 
     /// `path: what went wrong`.
     public var description: String {
@@ -36,6 +39,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "the save was not written (reopen the store and try again)"
         case .constraintConflict(let path, let message):
             return "\(path): a uniqueness constraint rejected the save: \(message)"
+        case .corruptFile(let path, let section, let offset, let reason):
+            return "\(path): the file is damaged: \(section) section, byte \(offset): \(reason)"
         }
     }
 }

@@ -73,6 +73,15 @@ final class AtomicStore: RowTableStore {
         table = next
     }
 
+    /// Adds `rows` and writes the file once.
+    func importRows(_ rows: [StoreRow], schema: ModelSchema) throws {
+        if description.isReadOnly { throw StoreError.readOnly(path: url.path) }
+        var next = table
+        next.importRows(rows, schema: schema)
+        try write(next)
+        table = next
+    }
+
     /// Writes `rows` over the file, unless another process replaced it since it was read.
     private func write(_ rows: RowTable) throws {
         try AtomicFile.withLock(for: url) {

@@ -16,4 +16,11 @@ final class InMemoryStore: RowTableStore {
         }
         try table.apply(changes)
     }
+
+    func importRows(_ rows: [StoreRow], schema: ModelSchema) throws {
+        if description.isReadOnly {
+            throw ObjectGraphError.store("the store \(description.identifier) is read-only")
+        }
+        table.importRows(rows, schema: schema)
+    }
 }

@@ -13,6 +13,7 @@ struct RowTable: Sendable {
 
     /// A table holding `rows`, with keys continuing after the largest one (or `nextKey`).
     init(rows: [StoreRow], nextKey: [Int: Int64] = [:], schema: ModelSchema) {
+        rowsByID.reserveCapacity(rows.count)
         for row in rows { rowsByID[row.id] = row }
         self.nextKey = nextKey
         for row in rows {
@@ -91,6 +92,22 @@ struct RowTable: Sendable {
         }
         for (id, _) in changes.deleted {
             rowsByID[id] = nil
+        }
+    }
+
+    /// Adds `rows` as they are (keeping keys and versions); keys continue after the largest.
+    mutating func importRows(_ rows: [StoreRow], schema: ModelSchema) {
+        for row in rows {
+            var stored = row
+            for (position, value) in stored.values.enumerated() where value == .toMany(nil) {
+                stored.values[position] = .toMany([])
+            }
+            rowsByID[row.id] = stored
+            guard case .permanent(let key) = row.id.key,
+                row.entityIndex >= 0, row.entityIndex < schema.entities.count
+            else { continue }
+            let root = schema.root(of: schema.entities[row.entityIndex]).index
+            nextKey[root] = max(nextKey[root] ?? 1, key + 1)
         }
     }
 

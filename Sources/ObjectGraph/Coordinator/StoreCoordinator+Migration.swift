@@ -1,0 +1,127 @@
+import Foundation
+
+/// Moving a store to another file and type (Core Data's `migratePersistentStore`).
+extension StoreCoordinator {
+    /// Copies every object of `store` into a new store of `type` at `url` and uses the new store
+    /// in place of the old one from then on, as Core Data's `migratePersistentStore` does. The
+    /// old store's file is left as it was.
+    ///
+    /// Objects keep their identity: the same entity, primary key, values and relationships
+    /// (order included). The new store has a new UUID, so an object's URI changes host only:
+    /// `x-coredata://<old UUID>/Person/p7` becomes `x-coredata://<new UUID>/Person/p7`, and
+    /// ``objectID(forURI:)`` maps URIs of the old store to the new one. Contexts holding
+    /// objects of the old store should be reset.
+    ///
+    /// ```swift
+    /// let sqlite = try coordinator.addStore(type: .sqlite, at: sqliteURL)
+    /// let binary = try coordinator.migrateStore(sqlite, to: binaryURL, type: .binary)
+    /// // coordinator.storeDescriptions == [binary]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: a store of this coordinator.
+    ///   - url: the new store's file (ignored by in-memory stores); it must not exist yet.
+    ///   - type: the new store's type: in-memory, SQLite, XML or binary.
+    /// - Returns: the new store's description.
+    /// - Throws: ``ObjectGraphError`` when `store` is not in this coordinator or `url` exists,
+    ///   a ``StoreError`` when reading or writing fails. On failure the coordinator keeps the
+    ///   old store and no new file is left behind.
+    @discardableResult
+    public func migrateStore(_ store: StoreDescription, to url: URL, type: StoreType) throws
+        -> StoreDescription
+    {
+        let oldIdentifier = store.identifier
+        if type != .inMemory, FileManager.default.fileExists(atPath: url.path) {
+            throw ObjectGraphError.store(
+                "cannot move the store to \(url.path): a file is already there")
+        }
+        let rows = try withStores { stores -> [StoreRow] in
+            guard let old = stores.first(where: { $0.description.identifier == oldIdentifier })
+            else {
+                throw ObjectGraphError.store("the coordinator has no store \(oldIdentifier)")
+            }
+            return try Self.allRows(of: old, schema: schema)
+        }
+        let added = try addStore(
+            type: type, at: url, configuration: store.configurationName,
+            options: StoreOptions(isReadOnly: false, createIfMissing: true))
+        let newIdentifier = added.identifier
+        do {
+            let moved = rows.map {
+                Self.row($0, movedFrom: oldIdentifier, to: newIdentifier)
+            }
+            try withStores { stores in
+                guard let new = stores.first(where: { $0.description.identifier == newIdentifier })
+                else {
+                    throw ObjectGraphError.store("the new store \(newIdentifier) disappeared")
+                }
+                try new.importRows(moved, schema: schema)
+            }
+        } catch {
+            removeStore(added)
+            if type != .inMemory {
+                for suffix in ["", "-wal", "-shm", ".lock"] {
+                    try? FileManager.default.removeItem(atPath: url.path + suffix)
+                }
+            }
+            throw error
+        }
+        replaceStore(oldIdentifier, with: newIdentifier)
+        return added
+    }
+
+    /// Every row of `store` with complete to-many lists.
+    private static func allRows(of store: any PersistentStore, schema: ModelSchema) throws
+        -> [StoreRow]
+    {
+        var rows = try store.rows(ofEntities: Set(schema.entities.indices))
+        var indexesByEntity: [Int: [Int]] = [:]
+        for (index, row) in rows.enumerated() {
+            indexesByEntity[row.entityIndex, default: []].append(index)
+        }
+        for (entityIndex, indexes) in indexesByEntity.sorted(by: { $0.key < $1.key }) {
+            let entity = schema.entities[entityIndex]
+            for position in entity.relationshipPositions {
+                let missing = indexes.filter {
+                    position < rows[$0].values.count && rows[$0].values[position] == .toMany(nil)
+                }
+                guard !missing.isEmpty else { continue }
+                let owners = missing.map { rows[$0].id }
+                if let related = try store.relatedRows(
+                    of: owners, entityIndex: entityIndex, position: position)
+                {
+                    for index in missing {
+                        rows[index].values[position] = .toMany(
+                            (related[rows[index].id] ?? []).map(\.id))
+                    }
+                } else {
+                    for index in missing {
+                        rows[index].values[position] = .toMany(
+                            try store.relatedIDs(
+                                of: rows[index].id, entityIndex: entityIndex, position: position))
+                    }
+                }
+            }
+        }
+        return rows
+    }
+
+    /// `row` with every ID of the store `old` re-homed in the store `new`.
+    private static func row(_ row: StoreRow, movedFrom old: String, to new: String) -> StoreRow {
+        func move(_ id: ObjectID) -> ObjectID {
+            id.storeIdentifier == old
+                ? ObjectID(entityName: id.entityName, storeIdentifier: new, key: id.key) : id
+        }
+        var moved = row
+        moved.id = move(row.id)
+        for (position, value) in row.values.enumerated() {
+            switch value {
+            case .value(.objectID(let id)): moved.values[position] = .value(.objectID(move(id)))
+            case .toOne(let id?): moved.values[position] = .toOne(move(id))
+            case .toMany(let ids?): moved.values[position] = .toMany(ids.map(move))
+            default: continue
+            }
+        }
+        return moved
+    }
+}

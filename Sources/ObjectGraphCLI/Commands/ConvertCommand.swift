@@ -1,0 +1,149 @@
+import Foundation
+import ObjectGraph
+
+/// `objectgraph convert --model MODEL SOURCE DEST [--to TYPE]`: copies a store into a new file of
+/// another type (Core Data's `migratePersistentStore`), keeping every object's entity and
+/// primary key, its values and relationships.
+struct ConvertCommand: Command {
+    static let name = "convert"
+    static let abstract = "Copy a store into a new file of another type (SQLite, XML, binary)"
+    static let help = """
+        OVERVIEW: Copy a store into a new file of another store type.
+
+        Every object keeps its entity and primary key, its attribute values and its
+        relationships (in order for ordered ones). The source is opened read-only and never
+        changed; the destination must not exist.
+
+        USAGE: objectgraph convert --model <model> [--from <type>] [--to <type>] <source> <dest>
+
+        ARGUMENTS:
+          <source>            The store to read. Its type is recognized from its first bytes
+                              (SQLite header, <?xml, the binary store's magic number) or its
+                              extension.
+          <dest>              The file to write.
+
+        OPTIONS:
+          --model <model>     The store's model: a .xcdatamodeld bundle, a .xcdatamodel folder
+                              or a contents file.
+          --to <type>         The destination type: sqlite, xml or binary. Default: from the
+                              destination's extension (.sqlite, .xml, .objectgraph or .bin).
+          --from <type>       The source type, when it cannot be recognized.
+          -h, --help          Show this help.
+
+        EXIT STATUS:
+          0  The store was converted.
+          2  Usage error, or a file cannot be read or written (the reason is on stderr).
+
+        EXAMPLE:
+          objectgraph convert --model School.xcdatamodeld School.sqlite School.objectgraph
+
+        """
+
+    static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+        var modelPath: String?
+        var toName: String?
+        var fromName: String?
+        var paths: [String] = []
+        var index = 0
+        var onlyPaths = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPaths || !argument.hasPrefix("-") || argument == "-" {
+                paths.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPaths = true
+                continue
+            }
+            guard ["--model", "--to", "--from"].contains(argument) else {
+                return usageError("unknown option '\(argument)'", io: io)
+            }
+            guard index < arguments.count else {
+                return usageError("\(argument) needs a value", io: io)
+            }
+            let value = arguments[index]
+            index += 1
+            switch argument {
+            case "--model": modelPath = value
+            case "--to": toName = value
+            default: fromName = value
+            }
+        }
+        guard let modelPath else { return usageError("missing --model <model>", io: io) }
+        guard paths.count == 2 else {
+            return usageError(
+                "expected a source and a destination, got \(paths.count) paths", io: io)
+        }
+        let source = paths[0]
+        let destination = paths[1]
+        let sourceType: StoreType
+        if let fromName {
+            guard let named = StoreFileKind.type(named: fromName), named != .inMemory else {
+                return usageError("unknown store type '\(fromName)' (sqlite, xml, binary)", io: io)
+            }
+            sourceType = named
+        } else {
+            guard FileManager.default.fileExists(atPath: source) else {
+                io.writeError("error: \(source): no such file\n")
+                return ExitStatus.usage
+            }
+            guard let found = StoreType(detectingFileAt: URL(fileURLWithPath: source)) else {
+                return usageError(
+                    "cannot tell the type of \(source); pass --from sqlite|xml|binary", io: io)
+            }
+            sourceType = found
+        }
+        let destinationType: StoreType
+        if let toName {
+            guard let named = StoreFileKind.type(named: toName), named != .inMemory else {
+                return usageError("unknown store type '\(toName)' (sqlite, xml, binary)", io: io)
+            }
+            destinationType = named
+        } else {
+            guard
+                let found = StoreType(
+                    fileExtension: URL(fileURLWithPath: destination).pathExtension)
+            else {
+                return usageError(
+                    "cannot tell the destination type from '\(destination)'; pass --to "
+                        + "sqlite|xml|binary", io: io)
+            }
+            destinationType = found
+        }
+        if FileManager.default.fileExists(atPath: destination) {
+            io.writeError("error: \(destination): the destination already exists\n")
+            return ExitStatus.usage
+        }
+        do {
+            let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+            let coordinator = StoreCoordinator(model: model)
+            let store = try coordinator.addStore(
+                type: sourceType, at: URL(fileURLWithPath: source),
+                options: StoreOptions(isReadOnly: true, createIfMissing: false))
+            try coordinator.migrateStore(
+                store, to: URL(fileURLWithPath: destination), type: destinationType)
+            let count = try objectCount(coordinator)
+            io.write(
+                "\(source) (\(sourceType)) → \(destination) (\(destinationType)): "
+                    + "\(count) object\(count == 1 ? "" : "s")\n")
+            return ExitStatus.success
+        } catch {
+            io.writeError("error: \(error)\n")
+            return ExitStatus.usage
+        }
+    }
+
+    /// The number of objects in the coordinator's store.
+    static func objectCount(_ coordinator: StoreCoordinator) throws -> Int {
+        let context = ManagedContext(coordinator: coordinator)
+        var total = 0
+        for entity in coordinator.model.entities where !entity.isAbstract {
+            var request = FetchRequest(entityName: entity.name)
+            request.includesSubentities = false
+            total += try context.count(for: request)
+        }
+        return total
+    }
+}
