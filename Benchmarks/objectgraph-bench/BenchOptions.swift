@@ -27,6 +27,10 @@ struct BenchOptions {
     var directory: String?
     /// Child mode: disable undo registration on the ObjectGraph context.
     var noUndo = false
+    /// Child mode: the ObjectGraph store type (`sqlite`, `binary`, `xml`).
+    var store = "sqlite"
+    /// Skip the store-type section (load and save in each store type).
+    var skipStores = false
 
     /// The two implementations measured.
     enum Side: String, CaseIterable {
@@ -43,6 +47,7 @@ struct BenchOptions {
           --query-budget SECONDS stop ObjectGraph's query loop after this long (default 120);
                                  the raw side runs the same count, reported as "queries"
           --undo-cost            also time insert with undo registration disabled
+          --no-stores            skip the load/save comparison of SQLite, binary and XML stores
         """
 
     /// Parses `arguments` (without the program name).
@@ -81,12 +86,14 @@ struct BenchOptions {
                 side = chosen
             case "--op":
                 let text = try value(flag)
-                guard Workload.operations.contains(text) else {
+                guard Workload.operations.contains(text) || text == "load" else {
                     throw BenchError.usage("unknown --op '\(text)'")
                 }
                 operation = text
             case "--dir": directory = try value(flag)
             case "--no-undo": noUndo = true
+            case "--store": store = try value(flag)
+            case "--no-stores": skipStores = true
             case "--help", "-h": throw BenchError.help
             default: throw BenchError.usage("unknown argument '\(flag)'")
             }

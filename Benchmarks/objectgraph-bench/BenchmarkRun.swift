@@ -25,6 +25,7 @@ struct BenchmarkRun {
             if operation == "insert" { insertMeasurement = measurement }
             print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
+        if !options.skipStores { try measureStores(root: root) }
         if options.undoCost, let insert = insertMeasurement {
             let folder = root.appendingPathComponent("objectgraph-no-undo")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -44,6 +45,38 @@ struct BenchmarkRun {
                         + "\"objectgraph_cpu_s\": \(noUndo.cpuSeconds), "
                         + "\"peak_rss_kb\": \(noUndo.peakRSSKB)}"
                     : line)
+        }
+    }
+
+    /// Save (insert + save) and load (open + fetch every person) of the same graph in each
+    /// store type: SQLite next to the binary and XML stores, with each child's peak memory.
+    private func measureStores(root: URL) throws {
+        if !options.json {
+            print("\nstore types: save = insert n people and save; load = open and fetch them all")
+            print("store    op    seconds   cpu s     peak KB")
+        }
+        for store in ["sqlite", "binary", "xml"] {
+            let folder = root.appendingPathComponent("store-\(store)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (operation, label) in [("insert", "save"), ("load", "load")] {
+                let result = try launcher.run(
+                    side: .objectGraph, operation: operation, n: options.n, directory: folder,
+                    queries: options.queries, budget: options.queryBudget, store: store)
+                if options.json {
+                    print(
+                        "{\"op\": \"\(store)_\(label)\", \"n\": \(options.n), "
+                            + "\"objectgraph_s\": \(result.seconds), "
+                            + "\"objectgraph_cpu_s\": \(result.cpuSeconds), "
+                            + "\"peak_rss_kb\": \(result.peakRSSKB)}")
+                } else {
+                    print(
+                        String(
+                            format: "%@ %@ %9.4f %9.4f %9d",
+                            store.padding(toLength: 8, withPad: " ", startingAt: 0),
+                            label.padding(toLength: 5, withPad: " ", startingAt: 0),
+                            result.seconds, result.cpuSeconds, result.peakRSSKB))
+                }
+            }
         }
     }
 

@@ -19,7 +19,7 @@ struct ChildLauncher {
     /// Runs `side`'s `operation` on the store in `directory`.
     func run(
         side: BenchOptions.Side, operation: String, n: Int, directory: URL, queries: Int,
-        budget: Double, noUndo: Bool = false
+        budget: Double, noUndo: Bool = false, store: String = "sqlite"
     ) throws -> SideResult {
         let process = Process()
         process.executableURL = executable
@@ -28,6 +28,7 @@ struct ChildLauncher {
             "--queries", String(queries), "--query-budget", String(budget),
         ]
         if noUndo { arguments.append("--no-undo") }
+        arguments += ["--store", store]
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe

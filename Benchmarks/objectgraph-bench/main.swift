@@ -28,21 +28,31 @@
 // - `query` runs `--queries` fetches, ObjectGraph stopping early after `--query-budget`
 //   seconds; the raw side then runs the same number, reported as `queries`.
 // - Both sides return a checksum of what they read or wrote; a difference is an error.
+// - Store types: after the table, ObjectGraph alone saves (insert + save) and loads (open +
+//   fetch every person) the same graph in a SQLite, a binary and an XML store, each in its own
+//   child with its peak memory (`--no-stores` skips it).
 // - Failures print the error and exit 1; usage errors exit 2.
 
 import Foundation
+import ObjectGraph
 
 func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
     guard let operation = options.operation, let directory = options.directory else {
         throw BenchError.usage("--side needs --op and --dir")
     }
-    let url = URL(fileURLWithPath: directory).appendingPathComponent("Bench.sqlite")
+    let fileName =
+        ["binary": "Bench.objectgraph", "xml": "Bench.xml"][options.store] ?? "Bench.sqlite"
+    let url = URL(fileURLWithPath: directory).appendingPathComponent(fileName)
     let baseline = PeakMemory.currentKilobytes()
     var result: SideResult
     switch side {
     case .objectGraph:
-        result = try ObjectGraphRunner(n: options.n, url: url, undoRegistration: !options.noUndo)
-            .run(operation, queries: options.queries, budget: options.queryBudget)
+        result = try ObjectGraphRunner(
+            n: options.n, url: url, undoRegistration: !options.noUndo,
+            storeType: StoreType(
+                rawValue: ["binary": "Binary", "xml": "XML"][options.store] ?? "SQLite")
+        )
+        .run(operation, queries: options.queries, budget: options.queryBudget)
     case .raw:
         result = try RawSQLiteRunner(n: options.n, path: url.path)
             .run(operation, queries: options.queries)

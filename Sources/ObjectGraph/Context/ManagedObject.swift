@@ -52,13 +52,15 @@ open class ManagedObject {
         objectID = creation.id
         context = creation.context
         state = creation.isFault ? .fault : .loaded
-        slots = creation.slots ?? creation.schema.kinds.map { kind in
-            switch kind {
-            case 0: return .value(.null)
-            case 1: return .toOne(nil)
-            default: return .toMany([])
+        slots =
+            creation.slots
+            ?? creation.schema.kinds.map { kind in
+                switch kind {
+                case 0: return .value(.null)
+                case 1: return .toOne(nil)
+                default: return .toMany([])
+                }
             }
-        }
     }
 
     /// The object's entity.

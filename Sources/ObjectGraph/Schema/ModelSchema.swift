@@ -129,7 +129,9 @@ final class EntitySchema: Sendable {
         names = properties.map(\.name)
         isTransient = properties.map(\.isTransient)
         isOrdered = properties.map {
-            if case .relationship(let relationship) = $0 { return relationship.relationship.isOrdered }
+            if case .relationship(let relationship) = $0 {
+                return relationship.relationship.isOrdered
+            }
             return false
         }
         kinds = properties.map {
@@ -142,7 +144,8 @@ final class EntitySchema: Sendable {
         }
         defaultValues = properties.indices.compactMap { position in
             guard case .attribute(let attribute) = properties[position] else { return nil }
-            let value = (try? attribute.coerce(attribute.defaultValue, entity: entity.name)) ?? .null
+            let value =
+                (try? attribute.coerce(attribute.defaultValue, entity: entity.name)) ?? .null
             return (position, value)
         }
         validatedPositions = properties.indices.filter { position in
@@ -155,7 +158,8 @@ final class EntitySchema: Sendable {
             case .relationship(let relationship):
                 let rule = relationship.relationship
                 guard !rule.isTransient else { return false }
-                return !rule.isOptional || (rule.isToMany && (rule.minCount > 0 || rule.maxCount > 0))
+                return !rule.isOptional
+                    || (rule.isToMany && (rule.minCount > 0 || rule.maxCount > 0))
             }
         }
         positionByName = positions

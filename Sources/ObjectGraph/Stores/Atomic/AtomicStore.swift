@@ -20,6 +20,7 @@ final class AtomicStore: RowTableStore {
         self.format = format
         self.schema = schema
         let path = url.path
+        if !options.isReadOnly { Self.removeStaleTemporaryFiles(beside: url) }
         let metadata: StoreMetadata
         if FileManager.default.fileExists(atPath: path) {
             let data: Data
@@ -99,4 +100,23 @@ final class AtomicStore: RowTableStore {
 
     /// Every row (for moving a store to another type).
     var allRows: [StoreRow] { table.allRows }
+
+    /// Removes temporary files a save killed mid-write left beside the store
+    /// (`.<name>.tmp-XXXXXX`, see ``AtomicFile``), when they are older than a minute (a save
+    /// in progress elsewhere is younger).
+    static func removeStaleTemporaryFiles(beside url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let file = folder.appendingPathComponent(name)
+            let modified =
+                (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate]
+                as? Date
+            if let modified, Date().timeIntervalSince(modified) > 60 {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
+    }
 }

@@ -220,7 +220,9 @@ extension SQLiteStore {
             var values = try columnValues(row, plan: plan)
             var sql = plan.updateSQL
             if let changed = row.changedPositions {
-                let keep = plan.bindings.indices.filter { changed.contains(plan.bindings[$0].position) }
+                let keep = plan.bindings.indices.filter {
+                    changed.contains(plan.bindings[$0].position)
+                }
                 values = keep.map { values[$0] }
                 sql = updateSQL(for: row.entityIndex, bindings: keep, plan: plan)
             }
