@@ -109,6 +109,7 @@ extension ManagedContext {
 
     func touch(_ object: ManagedObject) {
         touched[ObjectIdentifier(object)] = object
+        changeCount &+= 1
     }
 
     /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does).

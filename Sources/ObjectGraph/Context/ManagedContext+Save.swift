@@ -10,16 +10,16 @@ extension ManagedContext {
     ///   failure (with the stores that did save, when several stores take part).
     public func save() throws {
         forgetInsertedAndDeleted()
-        guard hasChanges else { return }
+        var saving = touched.values.filter(\.hasUnsavedWork)
+        guard !saving.isEmpty else { return }
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
-        for object in touched.values where object.hasUnsavedWork {
-            object.willSave()
-        }
-        let problems = validationProblems()
+        let before = changeCount
+        for object in saving { object.willSave() }
+        if changeCount != before { saving = touched.values.filter(\.hasUnsavedWork) }
+        let problems = validationProblems(saving)
         guard problems.isEmpty else {
             throw SaveError.validation(ValidationError(problems: problems))
         }
-        let saving = touched.values.filter(\.hasUnsavedWork)
         let inserted = saving.filter { $0.insertedFlag && !$0.deletedFlag }
         try obtainPermanentIDs(for: inserted)
         post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))

@@ -3,9 +3,9 @@ import Foundation
 /// The rules checked at save: required values, ranges, lengths, patterns, relationship counts,
 /// deny rules, uniqueness constraints, and the objects' own validation hooks.
 extension ManagedContext {
-    func validationProblems() -> [ValidationError.Problem] {
+    /// Every problem of `objects` (the objects a save writes).
+    func validationProblems(_ objects: [ManagedObject]) -> [ValidationError.Problem] {
         var problems: [ValidationError.Problem] = []
-        let objects = touched.values.filter(\.hasUnsavedWork)
         for object in objects {
             if object.deletedFlag {
                 if !object.insertedFlag { problems += deleteProblems(object) }

@@ -35,6 +35,8 @@ public final class ManagedContext {
     /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
     /// when the first of them is used.
     var faultBatches: [ObjectID: [ObjectID]] = [:]
+    /// Counts changes (for a save to notice what `willSave` hooks changed).
+    var changeCount = 0
     /// The class of each entity's objects, looked up once (by entity index).
     var classByEntity: [Int: ManagedObject.Type] = [:]
 
