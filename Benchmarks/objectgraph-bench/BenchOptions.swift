@@ -86,7 +86,7 @@ struct BenchOptions {
                 side = chosen
             case "--op":
                 let text = try value(flag)
-                guard Workload.operations.contains(text) || text == "load" else {
+                guard Workload.operations.contains(text) || ["open", "save"].contains(text) else {
                     throw BenchError.usage("unknown --op '\(text)'")
                 }
                 operation = text

@@ -28,9 +28,10 @@
 // - `query` runs `--queries` fetches, ObjectGraph stopping early after `--query-budget`
 //   seconds; the raw side then runs the same number, reported as `queries`.
 // - Both sides return a checksum of what they read or wrote; a difference is an error.
-// - Store types: after the table, ObjectGraph alone saves (insert + save) and loads (open +
-//   fetch every person) the same graph in a SQLite, a binary and an XML store, each in its own
-//   child with its peak memory (`--no-stores` skips it).
+// - Store types: after the table, ObjectGraph alone saves (only `save()` is timed, after
+//   untimed inserts), opens (an atomic store loads its whole file) and fetches every person of
+//   the same graph in a SQLite, a binary and an XML store, each step in its own child with its
+//   peak memory (`--no-stores` skips it).
 // - Failures print the error and exit 1; usage errors exit 2.
 
 import Foundation
