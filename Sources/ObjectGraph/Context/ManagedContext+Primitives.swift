@@ -40,6 +40,33 @@ extension ManagedContext {
             }
         }
         object.slots[position] = slot
+        noteChange(object, position)
+    }
+
+    /// Inserts `member` into the loaded to-many list at `position` of `object` (at its end
+    /// when `index` is nil), in place: the list is not copied, and undo records just the
+    /// one object.
+    func insertIntoToMany(
+        _ object: ManagedObject, _ position: Int, _ member: ManagedObject, at index: Int?
+    ) {
+        guard case .toMany(var list) = object.slots[position] else { return }
+        object.slots[position] = .toMany([])  // `list` is now the only reference: no copy
+        let at = min(max(index ?? list.count, 0), list.count)
+        list.insert(member, at: at)
+        object.slots[position] = .toMany(list)
+        if undoManager.isUndoRegistrationEnabled {
+            let edit = ToManyEdit(object: member, index: at, wasAdded: true)
+            undoManager.register { [weak self] in
+                guard let self, case .toMany(var current) = object.slots[position] else { return }
+                edit.reverse(&current)
+                self.setSlot(object, position, .toMany(current))
+            }
+        }
+        noteChange(object, position)
+    }
+
+    /// Records that `position` of `object` changed.
+    private func noteChange(_ object: ManagedObject, _ position: Int) {
         if !object.dirtyPositions.contains(position) { object.dirtyPositions.append(position) }
         touch(object)
         // An object inserted in the same change is listed as inserted only (see
@@ -128,6 +155,13 @@ struct ToManyEdit {
     let object: ManagedObject
     let index: Int
     let wasAdded: Bool
+
+    /// An edit of `object` at `index`.
+    init(object: ManagedObject, index: Int, wasAdded: Bool) {
+        self.object = object
+        self.index = index
+        self.wasAdded = wasAdded
+    }
 
     /// The edit that turns `before` into `after`, when they differ by one object.
     init?(from before: [ManagedObject], to after: [ManagedObject]) {

@@ -39,12 +39,14 @@ extension ManagedContext {
             try attach(object, to: target, relationship: relationship)
             // A self-inverse relationship adding the object to itself was just updated by
             // `attach`: keep it once.
-            list = try object.resolvedToMany(at: position).filter { $0 !== target }
-            if let index, relationship.relationship.isOrdered {
-                list.insert(target, at: min(max(index, 0), list.count))
-            } else {
-                list.append(target)
+            let current = try object.resolvedToMany(at: position)
+            let at = relationship.relationship.isOrdered ? index : nil
+            guard current.contains(where: { $0 === target }) else {
+                insertIntoToMany(object, position, target, at: at)
+                return
             }
+            list = current.filter { $0 !== target }
+            list.insert(target, at: min(max(at ?? list.count, 0), list.count))
             setSlot(object, position, .toMany(list))
         }
     }
@@ -155,10 +157,8 @@ extension ManagedContext {
         try target.fulfill()
         guard case .relationship(let inverse) = target.schema.properties[position] else { return }
         if inverse.isToMany {
-            var list = try target.resolvedToMany(at: position)
-            if !list.contains(where: { $0 === source }) {
-                list.append(source)
-                setSlot(target, position, .toMany(list))
+            if !(try target.resolvedToMany(at: position)).contains(where: { $0 === source }) {
+                insertIntoToMany(target, position, source, at: nil)
             }
             return
         }

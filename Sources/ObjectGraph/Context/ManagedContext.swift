@@ -94,7 +94,8 @@ public final class ManagedContext {
     private func insert<T: ManagedObject>(_ entityName: String, as type: T.Type) throws -> T {
         let entity = try schema.requireEntity(named: entityName)
         guard !entity.entity.isAbstract else { throw ObjectGraphError.abstractEntity(entityName) }
-        let id = ObjectID(entityName: entityName, storeIdentifier: "", key: .temporary(UUID()))
+        let id = ObjectID(
+            entityName: entityName, storeIdentifier: "", key: ObjectID.newTemporaryKey())
         let object = makeObject(entity: entity, id: id, isFault: false)
         guard let typed = object as? T else {
             throw ObjectGraphError.unsupported(

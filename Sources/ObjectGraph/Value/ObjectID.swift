@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The identity of a managed object: its entity and its key in a store.
 ///
@@ -46,6 +47,26 @@ public struct ObjectID: Sendable, Hashable {
         hasher.combine(key)
         hasher.combine(entityName)
     }
+
+    /// A new temporary key, unique in this process: a per-process random half and a counter
+    /// (generating a random UUID per insert costs a system call on Linux).
+    static func newTemporaryKey() -> Key {
+        let count = temporaryCounter.add(1, ordering: .relaxed).newValue
+        let prefix = temporaryPrefix.uuid
+        return .temporary(
+            UUID(
+                uuid: (
+                    prefix.0, prefix.1, prefix.2, prefix.3, prefix.4, prefix.5, prefix.6,
+                    prefix.7, UInt8(truncatingIfNeeded: count >> 56),
+                    UInt8(truncatingIfNeeded: count >> 48), UInt8(truncatingIfNeeded: count >> 40),
+                    UInt8(truncatingIfNeeded: count >> 32), UInt8(truncatingIfNeeded: count >> 24),
+                    UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8),
+                    UInt8(truncatingIfNeeded: count)
+                )))
+    }
+
+    private static let temporaryPrefix = UUID()
+    private static let temporaryCounter = Atomic<UInt64>(0)
 
     /// Whether the ID is temporary (the object has not been saved yet).
     public var isTemporary: Bool {
