@@ -22,7 +22,9 @@ extension ManagedContext {
         }
         let inserted = saving.filter { $0.insertedFlag && !$0.deletedFlag }
         try obtainPermanentIDs(for: inserted)
-        post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
+        if !observers.isEmpty {
+            post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
+        }
 
         var perStore: [String: ChangeSet] = [:]
         var storeOrder: [String] = []
@@ -74,9 +76,9 @@ extension ManagedContext {
                 }
             }
         }
-        let summary = changeSummary(saving)
+        let summary = observers.isEmpty ? nil : changeSummary(saving)
         commit(saving)
-        post(ContextNotification(kind: .didSave, changes: summary))
+        if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
     }
 
     /// Objects inserted and then deleted have nothing to save: they leave the context (undoing
