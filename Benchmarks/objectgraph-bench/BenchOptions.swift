@@ -86,7 +86,9 @@ struct BenchOptions {
                 side = chosen
             case "--op":
                 let text = try value(flag)
-                guard Workload.operations.contains(text) || ["open", "save"].contains(text) else {
+                guard
+                    Workload.operations.contains(text) || ["open", "save", "resave"].contains(text)
+                else {
                     throw BenchError.usage("unknown --op '\(text)'")
                 }
                 operation = text

@@ -55,15 +55,15 @@ struct BenchmarkRun {
             print(
                 "\nstore types: save = save() of n new people (inserting them is not timed);"
                     + " open = opening the store (an atomic store loads its whole file);"
-                    + " fetch_all = then fetching every person")
+                    + " fetch_all = then fetching every person; resave = saving one changed person"
+                    + " (an atomic store rewrites its whole file)")
             print("store    op         seconds   cpu s     peak KB")
         }
         for store in ["sqlite", "binary", "xml"] {
             let folder = root.appendingPathComponent("store-\(store)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (operation, label) in [
-                ("save", "save"), ("open", "open"), ("fetch_all", "fetch_all"),
-            ] {
+            for operation in ["save", "open", "fetch_all", "resave"] {
+                let label = operation
                 let result = try launcher.run(
                     side: .objectGraph, operation: operation, n: options.n, directory: folder,
                     queries: options.queries, budget: options.queryBudget, store: store)

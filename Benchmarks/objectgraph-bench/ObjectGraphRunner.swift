@@ -31,6 +31,25 @@ struct ObjectGraphRunner {
             result.cpuSeconds = cpuSeconds
             return result
         }
+        if operation == "resave" {
+            // One changed person, saved: an atomic store rewrites its whole file; SQLite
+            // updates one row.
+            try coordinator.addStore(type: storeType, at: url)
+            let context = ManagedContext(coordinator: coordinator)
+            var request = FetchRequest(entityName: "Person")
+            request.fetchLimit = 1
+            guard let person = try context.fetch(request).first else {
+                throw BenchError.failed("resave: the store has no person")
+            }
+            let score: Double = person["score"] ?? 0
+            try person.set(Workload.updatedScore(score), for: "score")
+            let start = Clock.now()
+            let startCPU = Clock.cpu()
+            try context.save()
+            var result = SideResult(seconds: Clock.now() - start, checksum: 0, count: 1)
+            result.cpuSeconds = Clock.cpu() - startCPU
+            return result
+        }
         if operation == "save" {
             // The store's own save: the graph is inserted first, untimed; only save() is timed.
             try coordinator.addStore(type: storeType, at: url)
