@@ -110,10 +110,14 @@ extension SQLiteStore {
     }
 
     /// The column values of `row` in the plan's order.
-    func columnValues(_ row: StoreRow, plan: RowWritingPlan) throws -> [DatabaseValue] {
+    /// (`only` restricts them to those binding indexes, in that order.)
+    func columnValues(_ row: StoreRow, plan: RowWritingPlan, only: [Int]? = nil) throws
+        -> [DatabaseValue]
+    {
         var result: [DatabaseValue] = []
-        result.reserveCapacity(plan.bindings.count)
-        for binding in plan.bindings {
+        let chosen = only ?? Array(plan.bindings.indices)
+        result.reserveCapacity(chosen.count)
+        for binding in chosen.map({ plan.bindings[$0] }) {
             switch binding {
             case .attribute(let position, let type, let external):
                 guard case .value(let value) = row.values[position] else {
@@ -217,14 +221,16 @@ extension SQLiteStore {
         for row in rows {
             let plan = writePlan(for: row.entityIndex)
             guard case .permanent(let pk) = row.id.key else { continue }
-            var values = try columnValues(row, plan: plan)
+            let values: [DatabaseValue]
             var sql = plan.updateSQL
             if let changed = row.changedPositions {
                 let keep = plan.bindings.indices.filter {
                     changed.contains(plan.bindings[$0].position)
                 }
-                values = keep.map { values[$0] }
+                values = try columnValues(row, plan: plan, only: keep)
                 sql = updateSQL(for: row.entityIndex, bindings: keep, plan: plan)
+            } else {
+                values = try columnValues(row, plan: plan)
             }
             try db.cachedStatement(sql: sql).execute(
                 arguments: StatementArguments(
