@@ -23,9 +23,11 @@ public final class UndoManager {
         var actions: [Action] = []
     }
 
-    private var undoStack: [Group] = []
-    private var redoStack: [Group] = []
-    private var openGroups: [Group] = []
+    private var undoStack = GroupStack()
+    private var redoStack = GroupStack()
+    /// The actions of the open groups, innermost last, and where each open group starts.
+    private var openActions: [Action] = []
+    private var openMarks: [(start: Int, name: String)] = []
     private var disabledCount = 0
 
     /// Whether an undo is running (its changes are recorded as redo actions).
@@ -44,43 +46,47 @@ public final class UndoManager {
     public init() {}
 
     /// Whether there is a group to undo.
-    public var canUndo: Bool { !undoStack.isEmpty || openGroups.contains { !$0.actions.isEmpty } }
+    public var canUndo: Bool { !undoStack.isEmpty || !openActions.isEmpty }
     /// Whether there is a group to redo.
     public var canRedo: Bool { !redoStack.isEmpty }
     /// The name of the group ``undo()`` would reverse.
-    public var undoActionName: String { undoStack.last?.name ?? "" }
+    public var undoActionName: String { undoStack.lastName }
     /// The name of the group ``redo()`` would make again.
-    public var redoActionName: String { redoStack.last?.name ?? "" }
+    public var redoActionName: String { redoStack.lastName }
     /// How deep the open groups are nested (0: none).
-    public var groupingLevel: Int { openGroups.count }
+    public var groupingLevel: Int { openMarks.count }
     /// Whether changes are recorded.
     public var isUndoRegistrationEnabled: Bool { disabledCount == 0 }
 
     /// Opens a group; every change until the matching ``endUndoGrouping()`` undoes together.
     public func beginUndoGrouping() {
-        openGroups.append(Group(name: ""))
+        openMarks.append((openActions.count, ""))
     }
 
     /// Closes the innermost group. A closed top-level group with changes becomes undoable.
     public func endUndoGrouping() {
-        guard let group = openGroups.popLast() else { return }
-        if var parent = openGroups.popLast() {
-            parent.actions += group.actions
-            if parent.name.isEmpty { parent.name = group.name }
-            openGroups.append(parent)
-        } else if !group.actions.isEmpty {
-            push(group)
+        guard let mark = openMarks.popLast() else { return }
+        if !openMarks.isEmpty {
+            // The inner group's actions stay in place: they belong to the parent now.
+            if openMarks[openMarks.count - 1].name.isEmpty {
+                openMarks[openMarks.count - 1].name = mark.name
+            }
+        } else {
+            if openActions.count > mark.start {
+                push(openActions[mark.start...], name: mark.name)
+            }
+            openActions.removeAll(keepingCapacity: true)
         }
     }
 
     /// Names the innermost open group (or the last closed one) for menus: "Undo Enroll".
     public func setActionName(_ name: String) {
-        if !openGroups.isEmpty {
-            openGroups[openGroups.count - 1].name = name
+        if !openMarks.isEmpty {
+            openMarks[openMarks.count - 1].name = name
         } else if isUndoing, !redoStack.isEmpty {
-            redoStack[redoStack.count - 1].name = name
+            redoStack.setLastName(name)
         } else if !undoStack.isEmpty {
-            undoStack[undoStack.count - 1].name = name
+            undoStack.setLastName(name)
         }
     }
 
@@ -99,19 +105,21 @@ public final class UndoManager {
 
     /// Reverses the last group. Its changes are recorded for ``redo()``.
     public func undo() {
-        while !openGroups.isEmpty { endUndoGrouping() }
-        guard let group = undoStack.popLast() else { return }
+        while !openMarks.isEmpty { endUndoGrouping() }
+        guard let group = undoStack.pop() else { return }
         isUndoing = true
-        redoStack.append(run(group))
+        let reversed = run(group)
+        redoStack.push(reversed.actions[...], name: reversed.name)
         isUndoing = false
         didUndoOrRedo?()
     }
 
     /// Makes the last undone group again.
     public func redo() {
-        guard let group = redoStack.popLast() else { return }
+        guard let group = redoStack.pop() else { return }
         isRedoing = true
-        push(run(group), clearingRedo: false)
+        let reversed = run(group)
+        push(reversed.actions[...], name: reversed.name, clearingRedo: false)
         isRedoing = false
         didUndoOrRedo?()
     }
@@ -120,7 +128,8 @@ public final class UndoManager {
     public func removeAllActions() {
         undoStack.removeAll()
         redoStack.removeAll()
-        openGroups.removeAll()
+        openActions.removeAll()
+        openMarks.removeAll()
     }
 
     // MARK: - Recording
@@ -132,10 +141,10 @@ public final class UndoManager {
             collecting?.actions.append(action)
             return
         }
-        if openGroups.isEmpty {
-            push(Group(name: "", actions: [action]))
+        if openMarks.isEmpty {
+            push(CollectionOfOne(action), name: "")
         } else {
-            openGroups[openGroups.count - 1].actions.append(action)
+            openActions.append(action)
         }
     }
 
@@ -150,15 +159,58 @@ public final class UndoManager {
         return reversed
     }
 
-    private func push(_ group: Group, clearingRedo: Bool = true) {
-        undoStack.append(group)
+    private func push<C: Collection>(_ actions: C, name: String, clearingRedo: Bool = true)
+    where C.Element == Action {
+        undoStack.push(actions, name: name)
         if clearingRedo, !isRedoing { redoStack.removeAll() }
         trim()
     }
 
     private func trim() {
         if levelsOfUndo > 0, undoStack.count > levelsOfUndo {
-            undoStack.removeFirst(undoStack.count - levelsOfUndo)
+            undoStack.removeOldest(undoStack.count - levelsOfUndo)
         }
+    }
+}
+
+/// Groups of undo actions in one flat array (a group is a run of it), so recording a change
+/// costs no allocation per group.
+struct GroupStack {
+    private var actions: [UndoManager.Action] = []
+    private var groups: [(start: Int, name: String)] = []
+
+    var isEmpty: Bool { groups.isEmpty }
+    var count: Int { groups.count }
+    var lastName: String { groups.last?.name ?? "" }
+
+    mutating func setLastName(_ name: String) {
+        if !groups.isEmpty { groups[groups.count - 1].name = name }
+    }
+
+    mutating func push<C: Collection>(_ newActions: C, name: String)
+    where C.Element == UndoManager.Action {
+        groups.append((actions.count, name))
+        actions.append(contentsOf: newActions)
+    }
+
+    mutating func pop() -> UndoManager.Group? {
+        guard let last = groups.popLast() else { return nil }
+        let group = UndoManager.Group(name: last.name, actions: Array(actions[last.start...]))
+        actions.removeSubrange(last.start...)
+        return group
+    }
+
+    mutating func removeAll() {
+        actions.removeAll()
+        groups.removeAll()
+    }
+
+    /// Forgets the `count` oldest groups.
+    mutating func removeOldest(_ count: Int) {
+        guard count > 0 else { return }
+        let cut = count < groups.count ? groups[count].start : actions.count
+        actions.removeFirst(cut)
+        groups.removeFirst(min(count, groups.count))
+        for index in groups.indices { groups[index].start -= cut }
     }
 }
