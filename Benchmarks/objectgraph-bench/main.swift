@@ -41,17 +41,18 @@ func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
     guard let operation = options.operation, let directory = options.directory else {
         throw BenchError.usage("--side needs --op and --dir")
     }
-    let fileName =
-        ["binary": "Bench.objectgraph", "xml": "Bench.xml"][options.store] ?? "Bench.sqlite"
-    let url = URL(fileURLWithPath: directory).appendingPathComponent(fileName)
+    // `--store` is `sqlite`, `binary` or `xml`: also the store file's extension.
+    guard let storeType = StoreType(fileExtension: options.store) else {
+        throw BenchError.usage("--store takes sqlite, binary or xml, not '\(options.store)'")
+    }
+    let url = URL(fileURLWithPath: directory).appendingPathComponent("Bench.\(options.store)")
     let baseline = PeakMemory.currentKilobytes()
     var result: SideResult
     switch side {
     case .objectGraph:
         result = try ObjectGraphRunner(
             n: options.n, url: url, undoRegistration: !options.noUndo,
-            storeType: StoreType(
-                rawValue: ["binary": "Binary", "xml": "XML"][options.store] ?? "SQLite")
+            storeType: storeType
         )
         .run(operation, queries: options.queries, budget: options.queryBudget)
     case .raw:

@@ -88,7 +88,9 @@ extension ManagedContext {
             entityIndex: declaring.index, entityIndexes: familyIndexes, predicate: predicate,
             sortDescriptors: [], offset: 0, limit: 0, result: .ids)
         return try? coordinator.withStores { stores -> [ObjectID]? in
-            guard let store = Self.onlyStore(for: familyIndexes, in: stores, schema: schema),
+            guard
+                let store = StoreCoordinator.onlyStore(
+                    for: familyIndexes, in: stores, schema: schema),
                 let rows = try store.fetch(query)
             else { return nil }
             return rows.map(\.id)

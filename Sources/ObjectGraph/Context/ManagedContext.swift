@@ -132,7 +132,15 @@ public final class ManagedContext {
     /// - Throws: ``ObjectGraphError/unknownEntity(_:)`` when the ID's entity is not in the model.
     public func object(with id: ObjectID) throws -> ManagedObject {
         if let object = registry[id] { return object }
-        let entity = try schema.requireEntity(named: id.entityName)
+        return registerFault(id, entity: try schema.requireEntity(named: id.entityName))
+    }
+
+    /// The registered object for a key-only row, or a new fault for it.
+    func registeredFault(for row: StoreRow) -> ManagedObject {
+        registry[row.id] ?? registerFault(row.id, entity: schema.entities[row.entityIndex])
+    }
+
+    private func registerFault(_ id: ObjectID, entity: EntitySchema) -> ManagedObject {
         let object = makeObject(entity: entity, id: id, isFault: true)
         registry[id] = object
         return object

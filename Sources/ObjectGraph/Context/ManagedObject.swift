@@ -176,9 +176,10 @@ open class ManagedObject {
 
     // MARK: - Changes
 
-    /// The properties changed since the last save, with their new values (relationships as
-    /// object IDs: ``Value/objectID(_:)`` for to-one, the IDs' count is not a value, so to-many
-    /// relationships are listed with ``Value/null``; use ``changedKeys``).
+    /// The properties changed since the last save, with their new values: an attribute's
+    /// value, a to-one relationship's object ID (``Value/objectID(_:)``). A `Value` cannot hold a
+    /// list, so changed to-many relationships are listed with ``Value/null`` (``changedKeys``
+    /// names them too).
     public func changedValues() -> [String: Value] {
         var result: [String: Value] = [:]
         for position in changedPositions() {

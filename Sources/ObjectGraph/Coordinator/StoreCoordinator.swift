@@ -145,13 +145,28 @@ public final class StoreCoordinator: @unchecked Sendable {
     static func store(
         for entity: EntitySchema, in stores: [any PersistentStore], model: EntityModel
     ) throws -> any PersistentStore {
-        for store in stores {
-            guard let name = store.description.configurationName else { return store }
-            if model.configuration(named: name)?.entityNames.contains(entity.name) == true {
-                return store
-            }
+        guard let store = stores.first(where: { holds($0, entity.name, model: model) }) else {
+            throw ObjectGraphError.noStore(entity: entity.name)
         }
-        throw ObjectGraphError.noStore(entity: entity.name)
+        return store
+    }
+
+    /// The one store that may hold objects of `entities` (by index), or `nil` when none or
+    /// several may (the context then reads every store's rows).
+    static func onlyStore(
+        for entities: Set<Int>, in stores: [any PersistentStore], schema: ModelSchema
+    ) -> (any PersistentStore)? {
+        let holding = stores.filter { store in
+            entities.contains { holds(store, schema.entities[$0].name, model: schema.model) }
+        }
+        return holding.count == 1 ? holding[0] : nil
+    }
+
+    /// Whether `store` holds objects of the entity named `entity`: a store without a
+    /// configuration holds every entity, one with a configuration its members.
+    static func holds(_ store: any PersistentStore, _ entity: String, model: EntityModel) -> Bool {
+        guard let name = store.description.configurationName else { return true }
+        return model.configuration(named: name)?.entityNames.contains(entity) == true
     }
 
     /// The row of `id`, from its store.

@@ -37,8 +37,9 @@ extension ManagedContext {
         let query = storeQuery(request, entity: entity, result: .ids, limits: true)
         if !hasPendingChanges(in: query.entityIndexes, request),
             let counted = try coordinator.withStores({ stores in
-                try Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)?.count(
-                    query)
+                try StoreCoordinator.onlyStore(
+                    for: query.entityIndexes, in: stores, schema: schema)?.count(
+                        query)
             })
         {
             return counted
@@ -55,17 +56,20 @@ extension ManagedContext {
         _ request: FetchRequest<T>, applyingLimits: Bool = true, result: StoreQuery.Result = .rows
     ) throws -> [ManagedObject] {
         let entity = try fetchEntity(request)
-        let familyIndexes = storeQuery(request, entity: entity, result: result, limits: false)
-            .entityIndexes
+        var query = storeQuery(request, entity: entity, result: result, limits: false)
+        let familyIndexes = query.entityIndexes
         let pending =
             request.includesPendingChanges
             ? touched.values.filter { familyIndexes.contains($0.schema.index) && $0.hasUnsavedWork }
                 .sorted { ObjectID.precedes($0.objectID, $1.objectID) }
             : []
-        let query = storeQuery(
-            request, entity: entity, result: result, limits: applyingLimits && pending.isEmpty)
+        if applyingLimits && pending.isEmpty {
+            query.offset = request.fetchOffset
+            query.limit = request.fetchLimit
+        }
         let answered = try coordinator.withStores { stores in
-            try Self.onlyStore(for: familyIndexes, in: stores, schema: schema)?.fetch(query)
+            try StoreCoordinator.onlyStore(for: familyIndexes, in: stores, schema: schema)?.fetch(
+                query)
         }
         guard let rows = answered else {
             return try evaluateInMemory(
@@ -73,9 +77,7 @@ extension ManagedContext {
         }
         registry.reserveCapacity(registry.count + rows.count)
         let fetched = rows.map { row in
-            row.values.isEmpty
-                ? ((try? object(with: row.id)) ?? registeredObject(for: row))
-                : registeredObject(for: row)
+            result == .ids ? registeredFault(for: row) : registeredObject(for: row)
         }
         if pending.isEmpty { return fetched }
         let pendingIDs = Set(pending.map(\.objectID))
@@ -108,18 +110,6 @@ extension ManagedContext {
     ) -> Bool {
         request.includesPendingChanges
             && touched.values.contains { entities.contains($0.schema.index) && $0.hasUnsavedWork }
-    }
-
-    /// The one store that holds every entity of `entities`, if exactly one may hold them.
-    static func onlyStore(
-        for entities: Set<Int>, in stores: [any PersistentStore], schema: ModelSchema
-    ) -> (any PersistentStore)? {
-        let holding = stores.filter { store in
-            guard let name = store.description.configurationName else { return true }
-            let members = Set(schema.model.configuration(named: name)?.entityNames ?? [])
-            return entities.contains { members.contains(schema.entities[$0].name) }
-        }
-        return holding.count == 1 ? holding[0] : nil
     }
 
     /// Evaluates a fetch in memory over every row of the family (stores that leave fetching to
@@ -277,7 +267,8 @@ extension ManagedContext {
         let query = storeQuery(request, entity: entity, result: .rows, limits: true)
         return coordinator.withStores { stores in
             guard
-                let store = Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)
+                let store = StoreCoordinator.onlyStore(
+                    for: query.entityIndexes, in: stores, schema: schema)
                     as? SQLiteStore
             else { return nil }
             return store.compiledSelect(query)?.description

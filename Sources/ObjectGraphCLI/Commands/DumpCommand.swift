@@ -60,8 +60,7 @@ struct DumpCommand: Command {
                     io.writeError("error: the model has no entity '\(name)'\n")
                     return ExitStatus.usage
                 }
-                var request = FetchRequest(entityName: name)
-                request.sortDescriptors = []
+                let request = FetchRequest(entityName: name)
                 for object in try context.fetch(request) {
                     io.write(try StoreJSON.line(StoreJSON.object(object, model: loaded)) + "\n")
                 }

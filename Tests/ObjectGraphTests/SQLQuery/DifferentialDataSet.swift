@@ -302,7 +302,7 @@ struct DifferentialDataSet {
                 let stored = try ValueCoding.storageValue(
                     for: object.values[attribute.name] ?? .null, type: attribute.type)
                 columns.append(column.name)
-                arguments.append(Self.databaseValue(stored))
+                arguments.append(stored)
             }
             for (name, target) in object.toOne {
                 guard
@@ -348,16 +348,6 @@ struct DifferentialDataSet {
                     break
                 }
             }
-        }
-    }
-
-    static func databaseValue(_ stored: StorageValue) -> DatabaseValue {
-        switch stored {
-        case .null: return .null
-        case .integer(let n): return .integer(n)
-        case .real(let d): return .real(d)
-        case .text(let s): return .text(s)
-        case .blob(let b): return .blob(b)
         }
     }
 }
