@@ -17,7 +17,7 @@ struct BenchOptions {
     /// Seconds after which ObjectGraph's `query` loop stops early (the raw side then runs the
     /// same number of fetches); reported as the `queries` count.
     var queryBudget = 120.0
-    /// Also measure `insert` with undo registration disabled.
+    /// Also measure `insert` with an undo manager recording every change.
     var undoCost = false
     /// Child mode: the side to run.
     var side: Side?
@@ -25,8 +25,8 @@ struct BenchOptions {
     var operation: String?
     /// Child mode: the folder holding the side's store file.
     var directory: String?
-    /// Child mode: disable undo registration on the ObjectGraph context.
-    var noUndo = false
+    /// Child mode: give the ObjectGraph context an undo manager.
+    var withUndo = false
     /// Child mode: the ObjectGraph store type (`sqlite`, `binary`, `xml`).
     var store = "sqlite"
     /// Skip the store-type section (load and save in each store type).
@@ -46,7 +46,7 @@ struct BenchOptions {
           --queries Q            query fetches to run (default 1000)
           --query-budget SECONDS stop ObjectGraph's query loop after this long (default 120);
                                  the raw side runs the same count, reported as "queries"
-          --undo-cost            also time insert with undo registration disabled
+          --undo-cost            also time insert with an undo manager on the context
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
         """
 
@@ -93,7 +93,7 @@ struct BenchOptions {
                 }
                 operation = text
             case "--dir": directory = try value(flag)
-            case "--no-undo": noUndo = true
+            case "--undo": withUndo = true
             case "--store": store = try value(flag)
             case "--no-stores": skipStores = true
             case "--help", "-h": throw BenchError.help

@@ -27,23 +27,23 @@ struct BenchmarkRun {
         }
         if !options.skipStores { try measureStores(root: root) }
         if options.undoCost, let insert = insertMeasurement {
-            let folder = root.appendingPathComponent("objectgraph-no-undo")
+            let folder = root.appendingPathComponent("objectgraph-undo")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let noUndo = try launcher.run(
+            let withUndo = try launcher.run(
                 side: .objectGraph, operation: "insert", n: options.n, directory: folder,
-                queries: options.queries, budget: options.queryBudget, noUndo: true)
+                queries: options.queries, budget: options.queryBudget, withUndo: true)
             let line = String(
                 format:
-                    "insert with undo registration disabled: %.4f s wall, %.4f s CPU, peak %d KB"
+                    "insert with an undo manager: %.4f s wall, %.4f s CPU, peak %d KB"
                     + " (default context: %.4f s wall, %.4f s CPU, peak %d KB)",
-                noUndo.seconds, noUndo.cpuSeconds, noUndo.peakRSSKB, insert.objectGraph.seconds,
+                withUndo.seconds, withUndo.cpuSeconds, withUndo.peakRSSKB, insert.objectGraph.seconds,
                 insert.objectGraph.cpuSeconds, insert.objectGraph.peakRSSKB)
             print(
                 options.json
-                    ? "{\"op\": \"insert_undo_disabled\", \"n\": \(options.n), "
-                        + "\"objectgraph_s\": \(noUndo.seconds), "
-                        + "\"objectgraph_cpu_s\": \(noUndo.cpuSeconds), "
-                        + "\"peak_rss_kb\": \(noUndo.peakRSSKB)}"
+                    ? "{\"op\": \"insert_with_undo\", \"n\": \(options.n), "
+                        + "\"objectgraph_s\": \(withUndo.seconds), "
+                        + "\"objectgraph_cpu_s\": \(withUndo.cpuSeconds), "
+                        + "\"peak_rss_kb\": \(withUndo.peakRSSKB)}"
                     : line)
         }
     }

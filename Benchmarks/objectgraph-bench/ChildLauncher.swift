@@ -19,7 +19,7 @@ struct ChildLauncher {
     /// Runs `side`'s `operation` on the store in `directory`.
     func run(
         side: BenchOptions.Side, operation: String, n: Int, directory: URL, queries: Int,
-        budget: Double, noUndo: Bool = false, store: String = "sqlite"
+        budget: Double, withUndo: Bool = false, store: String = "sqlite"
     ) throws -> SideResult {
         let process = Process()
         process.executableURL = executable
@@ -27,7 +27,7 @@ struct ChildLauncher {
             "--side", side.rawValue, "--op", operation, "--n", String(n), "--dir", directory.path,
             "--queries", String(queries), "--query-budget", String(budget),
         ]
-        if noUndo { arguments.append("--no-undo") }
+        if withUndo { arguments.append("--undo") }
         arguments += ["--store", store]
         process.arguments = arguments
         let pipe = Pipe()

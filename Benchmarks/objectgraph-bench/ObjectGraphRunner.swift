@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 /// Runs one operation through ObjectGraph: a `StoreCoordinator` with a SQLite store and a
-/// `ManagedContext` in its default configuration (undo registration on, unless `--no-undo`).
+/// `ManagedContext` in its default configuration (no undo manager, unless `--undo`).
 ///
 /// Opening the store is not timed; everything from making the context to the end of the
 /// operation (fetches, faults, saves) is. Tearing the context down afterwards is not (the raw
@@ -10,7 +10,7 @@ import ObjectGraph
 struct ObjectGraphRunner {
     let n: Int
     let url: URL
-    let undoRegistration: Bool
+    let withUndoManager: Bool
     /// The store type (SQLite by default; the store section also measures binary and XML).
     var storeType: StoreType = .sqlite
 
@@ -68,7 +68,7 @@ struct ObjectGraphRunner {
         let start = Clock.now()
         let startCPU = Clock.cpu()
         let context = ManagedContext(coordinator: coordinator)
-        if !undoRegistration { context.undoManager.disableUndoRegistration() }
+        if withUndoManager { context.undoManager = UndoManager() }
         var result: SideResult
         switch operation {
         case "insert": result = try insert(context)

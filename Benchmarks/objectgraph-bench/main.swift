@@ -17,8 +17,8 @@
 // - Timing: wall-clock (the ratios) and user+system CPU time (the cpu ratio, steadier on a
 //   loaded machine). Opening the store is not timed; tearing down afterwards is not either
 //   (ObjectGraph's context and the raw side's rows are kept alive until the clock stops).
-// - ObjectGraph runs in its default configuration (undo registration on); `--undo-cost`
-//   times insert once more with undo registration disabled.
+// - ObjectGraph runs in its default configuration (no undo manager, as Core Data's contexts);
+//   `--undo-cost` times insert once more with an undo manager recording every change.
 // - Raw runs prepared sqlite3 statements on the same Core Data layout (same tables, columns,
 //   indexes, Z_PRIMARYKEY, WAL, auto_vacuum), one transaction per writing operation, checking
 //   and bumping Z_OPT per row. It reads rows into plain structs; `query` uses the name index
@@ -51,7 +51,7 @@ func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
     switch side {
     case .objectGraph:
         result = try ObjectGraphRunner(
-            n: options.n, url: url, undoRegistration: !options.noUndo,
+            n: options.n, url: url, withUndoManager: options.withUndo,
             storeType: storeType
         )
         .run(operation, queries: options.queries, budget: options.queryBudget)

@@ -23,6 +23,7 @@ func run() throws {
     ManagedObjectClasses.shared.register(Student.self)
     let container = try PersistentContainer(name: "School", storeType: storeType, directory: folder)
     let context = container.viewContext
+    context.undoManager = UndoManager()  // contexts record no undo unless given a manager
     print("Loaded model School: \(container.model.entities.map(\.name).joined(separator: ", "))")
     print("Store: \(container.store.type) \(container.store.url?.path ?? "(memory)")")
 

@@ -6,12 +6,12 @@ extension ManagedContext {
     /// Runs a public changing call: the outermost call forms one undo group and posts one
     /// objects-did-change notification.
     func change<T>(_ body: () throws -> T) rethrows -> T {
-        if changeDepth == 0 { undoManager.beginUndoGrouping() }
+        if changeDepth == 0 { undoManager?.beginUndoGrouping() }
         changeDepth += 1
         defer {
             changeDepth -= 1
             if changeDepth == 0 {
-                undoManager.endUndoGrouping()
+                undoManager?.endUndoGrouping()
                 postObjectsDidChange()
             }
         }
@@ -20,7 +20,7 @@ extension ManagedContext {
 
     /// Replaces the slot at `position` of `object`.
     func setSlot(_ object: ManagedObject, _ position: Int, _ slot: Slot) {
-        if undoManager.isUndoRegistrationEnabled {
+        if let undoManager, undoManager.isUndoRegistrationEnabled {
             let old = object.slots[position]
             if case .toMany(let before) = old, case .toMany(let after) = slot,
                 let edit = ToManyEdit(from: before, to: after)
@@ -54,7 +54,7 @@ extension ManagedContext {
         let at = min(max(index ?? list.count, 0), list.count)
         list.insert(member, at: at)
         object.slots[position] = .toMany(list)
-        if undoManager.isUndoRegistrationEnabled {
+        if let undoManager, undoManager.isUndoRegistrationEnabled {
             let edit = ToManyEdit(object: member, index: at, wasAdded: true)
             undoManager.register { [weak self] in
                 guard let self, case .toMany(var current) = object.slots[position] else { return }
@@ -79,7 +79,7 @@ extension ManagedContext {
         object.insertedFlag = true
         touch(object)
         if !observers.isEmpty { pendingChange.inserted.insert(object.objectID) }
-        undoManager.register { [weak self] in
+        undoManager?.register { [weak self] in
             guard let self else { return }
             self.unmarkInserted(object)
         }
@@ -92,7 +92,7 @@ extension ManagedContext {
             registry[object.objectID] = nil
             touched[ObjectIdentifier(object)] = nil
             if !observers.isEmpty { pendingChange.deleted.insert(object.objectID) }
-            undoManager.register { [weak self] in
+            undoManager?.register { [weak self] in
                 guard let self else { return }
                 self.registry[object.objectID] = object
                 object.context = self
@@ -109,7 +109,7 @@ extension ManagedContext {
         object.deletedFlag = true
         touch(object)
         if !observers.isEmpty { pendingChange.deleted.insert(object.objectID) }
-        undoManager.register { [weak self] in
+        undoManager?.register { [weak self] in
             guard let self else { return }
             self.unmarkDeleted(object)
         }
@@ -128,7 +128,7 @@ extension ManagedContext {
         }
         touch(object)
         if !observers.isEmpty { pendingChange.inserted.insert(object.objectID) }
-        undoManager.register { [weak self] in
+        undoManager?.register { [weak self] in
             guard let self else { return }
             self.markDeleted(object)
         }
@@ -139,14 +139,15 @@ extension ManagedContext {
         changeCount &+= 1
     }
 
-    /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does).
+    /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does);
+    /// does nothing without an undo manager.
     public func undo() {
-        undoManager.undo()
+        undoManager?.undo()
     }
 
     /// Redoes the last undone group of changes and posts what changed.
     public func redo() {
-        undoManager.redo()
+        undoManager?.redo()
     }
 }
 

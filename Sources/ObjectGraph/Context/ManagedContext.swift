@@ -18,8 +18,20 @@ import Foundation
 public final class ManagedContext {
     /// The coordinator the context saves to and fetches from.
     public let coordinator: StoreCoordinator
-    /// The undo manager recording this context's changes.
-    public let undoManager = UndoManager()
+    /// The undo manager recording this context's changes; `nil` (the default, as in Core Data)
+    /// records nothing, which keeps large imports fast and small.
+    ///
+    /// ```swift
+    /// context.undoManager = UndoManager()
+    /// try course.set("Geometry", for: "title")
+    /// context.undo()   // the title is back
+    /// ```
+    public var undoManager: UndoManager? {
+        didSet {
+            if oldValue !== undoManager { oldValue?.didUndoOrRedo = nil }
+            undoManager?.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
+        }
+    }
     /// A name for debugging and notifications.
     public var name: String?
 
@@ -40,11 +52,15 @@ public final class ManagedContext {
     /// The class of each entity's objects, looked up once (by entity index).
     var classByEntity: [Int: ManagedObject.Type] = [:]
 
-    /// Creates a context on `coordinator`.
-    public init(coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared) {
+    /// Creates a context on `coordinator`, recording undo in `undoManager` when one is given.
+    public init(
+        coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared,
+        undoManager: UndoManager? = nil
+    ) {
         self.coordinator = coordinator
         self.classes = classes
-        undoManager.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
+        self.undoManager = undoManager
+        undoManager?.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
     }
 
     deinit {
@@ -249,7 +265,7 @@ public final class ManagedContext {
             }
         }
         touched.removeAll()
-        undoManager.removeAllActions()
+        undoManager?.removeAllActions()
     }
 
     /// Forgets every object: the context is as new. Objects it held must not be used again.
@@ -261,7 +277,7 @@ public final class ManagedContext {
         registry.removeAll()
         touched.removeAll()
         faultBatches.removeAll()
-        undoManager.removeAllActions()
+        undoManager?.removeAllActions()
     }
 
     /// Reloads `object` from its store. With `mergeChanges`, unsaved changes are kept on top

@@ -10,7 +10,7 @@ enum Slot {
     /// or `nil` when the store gave none and is asked on first use.
     case toManyFault([ObjectID]?)
     /// A to-one relationship not resolved yet: the ID the store gave.
-    case toOneFault(ObjectID?)
+    indirect case toOneFault(ObjectID?)
 }
 
 /// The lifecycle of a managed object in its context.

@@ -3,7 +3,7 @@ enum StoredValue: Sendable, Hashable {
     /// An attribute value.
     case value(Value)
     /// A to-one relationship's target.
-    case toOne(ObjectID?)
+    indirect case toOne(ObjectID?)
     /// A to-many relationship's targets, in order; `nil` when not loaded (a store answers
     /// ``PersistentStore/relatedIDs(of:entityIndex:position:)`` on first use) or, in a saved
     /// row, unchanged.

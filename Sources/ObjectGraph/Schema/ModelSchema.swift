@@ -85,6 +85,8 @@ final class EntitySchema: Sendable {
     let relationshipPositions: [Int]
     /// Per position: the property's name (cheap to read on hot paths).
     let names: [String]
+    /// Per position: the UTF-8 length of the property's name (for ``position(of:)``).
+    let nameLengths: [Int]
     /// Per position: whether the property is transient.
     let isTransient: [Bool]
     /// Per position: whether it is an ordered to-many relationship.
@@ -127,6 +129,7 @@ final class EntitySchema: Sendable {
         }
         self.properties = properties
         names = properties.map(\.name)
+        nameLengths = names.map(\.utf8.count)
         isTransient = properties.map(\.isTransient)
         isOrdered = properties.map {
             if case .relationship(let relationship) = $0 {
@@ -169,10 +172,17 @@ final class EntitySchema: Sendable {
 
     /// The position of the property named `name`, or a thrown error naming entity and property.
     func position(of name: String) throws -> Int {
-        guard let position = positionByName[name] else {
-            throw ObjectGraphError.unknownProperty(entity: entity.name, property: name)
+        // Most entities have a handful of properties: comparing UTF-8 lengths, then the few
+        // names of the same length, beats hashing the name.
+        if names.count <= 24 {
+            let length = name.utf8.count
+            for position in nameLengths.indices where nameLengths[position] == length {
+                if names[position] == name { return position }
+            }
+        } else if let position = positionByName[name] {
+            return position
         }
-        return position
+        throw ObjectGraphError.unknownProperty(entity: entity.name, property: name)
     }
 }
 

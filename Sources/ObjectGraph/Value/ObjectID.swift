@@ -42,10 +42,25 @@ public struct ObjectID: Sendable, Hashable {
         }
     }
 
-    /// Hashes the entity and key only (the store identifier rarely differs and is long).
+    /// Equal when key, entity and store are: the key (cheapest, most often different) first.
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs.key == rhs.key && lhs.entityName == rhs.entityName
+            && lhs.storeIdentifier == rhs.storeIdentifier
+    }
+
+    /// Hashes the key alone, as one word: IDs of different entities or stores with the same
+    /// key are told apart by `==`, and identity-map lookups (the hottest use) hash no strings.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(key)
-        hasher.combine(entityName)
+        switch key {
+        case .permanent(let pk): hasher.combine(pk)
+        case .temporary(let id):
+            // The counter half of ``newTemporaryKey()``'s UUIDs differs between keys.
+            let bytes = id.uuid
+            hasher.combine(
+                UInt64(bytes.8) << 56 | UInt64(bytes.9) << 48 | UInt64(bytes.10) << 40
+                    | UInt64(bytes.11) << 32 | UInt64(bytes.12) << 24 | UInt64(bytes.13) << 16
+                    | UInt64(bytes.14) << 8 | UInt64(bytes.15))
+        }
     }
 
     /// A new temporary key, unique in this process: a per-process random half and a counter

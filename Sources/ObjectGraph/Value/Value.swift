@@ -10,6 +10,8 @@ import Foundation
 /// if case .integer(let n) = age { print(n) }
 /// ```
 public enum Value: Sendable, Hashable {
+    // `decimal` and `objectID` are boxed (`indirect`): they are rare in attribute slots, and
+    // unboxed they would make every value (and every slot of every object) 56 bytes, not 24.
     /// No value (`nil` in Swift, `NULL` in SQL).
     case null
     /// A signed integer (Integer 16, 32 and 64 attributes).
@@ -17,7 +19,7 @@ public enum Value: Sendable, Hashable {
     /// A floating-point number (Double and Float attributes).
     case double(Double)
     /// A decimal number (Decimal attributes).
-    case decimal(Decimal)
+    indirect case decimal(Decimal)
     /// Text (String attributes).
     case string(String)
     /// A Boolean (Boolean attributes).
@@ -31,7 +33,7 @@ public enum Value: Sendable, Hashable {
     /// A URL (URI attributes).
     case uri(URL)
     /// A reference to a managed object.
-    case objectID(ObjectID)
+    indirect case objectID(ObjectID)
 
     /// Whether this is ``null``.
     public var isNull: Bool {

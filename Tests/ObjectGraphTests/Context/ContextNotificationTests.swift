@@ -56,7 +56,7 @@ struct ContextNotificationTests {
         _ = log.take()
         try work.set("work", for: "name")
         #expect(log.notes.isEmpty)
-        try context.undoManager.group(named: "Two") {
+        try context.undoManager?.group(named: "Two") {
             try work.set("a", for: "name")
             try work.set("b", for: "name")
         }
@@ -83,7 +83,7 @@ struct ContextNotificationTests {
         _ = log.take()
         context.undo()
         #expect(log.take() == [ContextChange(inserted: [work.objectID])])
-        context.undoManager.removeAllActions()
+        context.undoManager?.removeAllActions()
         context.undo()
         #expect(log.notes.isEmpty)
     }
@@ -94,13 +94,13 @@ struct ContextNotificationTests {
         try context.save()
         try work.set("renamed", for: "name")
         _ = log.take()
-        context.undoManager.undo()
+        context.undoManager?.undo()
         #expect(log.take() == [ContextChange(updated: [work.objectID])])
-        context.undoManager.redo()
+        context.undoManager?.redo()
         #expect(log.take() == [ContextChange(updated: [work.objectID])])
         let file = try make("File", "file")
         _ = log.take()
-        try context.undoManager.group(named: "Rename") { try file.set("f", for: "name") }
+        try context.undoManager?.group(named: "Rename") { try file.set("f", for: "name") }
         #expect(log.take() == [ContextChange(updated: [file.objectID])])
     }
 

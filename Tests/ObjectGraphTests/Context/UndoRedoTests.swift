@@ -6,12 +6,12 @@ import Testing
 @Suite("Undo and redo")
 struct UndoRedoTests {
     let context: ManagedContext
+    let undoManager = ObjectGraph.UndoManager()
 
     init() throws {
         context = try GraphTestModels.context(GraphTestModels.shapes())
+        context.undoManager = undoManager
     }
-
-    private var undoManager: ObjectGraph.UndoManager { context.undoManager }
 
     private func make(_ entity: String, _ name: String) throws -> ManagedObject {
         try GraphTestModels.make(context, entity, name)

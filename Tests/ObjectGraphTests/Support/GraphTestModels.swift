@@ -174,13 +174,14 @@ enum GraphTestModels {
             ])
     }
 
-    /// A context on a new coordinator with one in-memory store of `model`.
+    /// A context on a new coordinator with one in-memory store of `model`, with an undo
+    /// manager.
     static func context(
         _ model: EntityModel, classes: ManagedObjectClasses = ManagedObjectClasses()
     ) throws -> ManagedContext {
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(type: .inMemory)
-        return ManagedContext(coordinator: coordinator, classes: classes)
+        return ManagedContext(coordinator: coordinator, classes: classes, undoManager: UndoManager())
     }
 
     /// A second context on `context`'s coordinator (sees only what was saved).

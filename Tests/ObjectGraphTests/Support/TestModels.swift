@@ -53,10 +53,10 @@ enum TestModels {
         return EntityModel(entities: [person, player, team, club, badge])
     }
 
-    /// A context on an in-memory store of `model`.
+    /// A context on an in-memory store of `model`, with an undo manager.
     static func context(_ model: EntityModel = league()) throws -> ManagedContext {
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(type: .inMemory)
-        return ManagedContext(coordinator: coordinator)
+        return ManagedContext(coordinator: coordinator, undoManager: UndoManager())
     }
 }
