@@ -67,7 +67,11 @@ extension ManagedContext {
 
     /// Records that `position` of `object` changed.
     private func noteChange(_ object: ManagedObject, _ position: Int) {
-        if !object.dirtyPositions.contains(position) { object.dirtyPositions.append(position) }
+        // An object never saved compares every slot with nothing (see `changedPositions`):
+        // only objects with committed values need to know which positions were set.
+        if object.committed != nil, !object.dirtyPositions.contains(position) {
+            object.dirtyPositions.append(position)
+        }
         touch(object)
         // An object inserted in the same change is listed as inserted only (see
         // postObjectsDidChange); later edits of an unsaved object are updates.

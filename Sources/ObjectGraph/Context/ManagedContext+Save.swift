@@ -20,48 +20,36 @@ extension ManagedContext {
         guard problems.isEmpty else {
             throw SaveError.validation(ValidationError(problems: problems))
         }
-        let inserted = saving.filter { $0.insertedFlag && !$0.deletedFlag }
+        // New objects get keys, and reach the store, in the order they were inserted (rows
+        // appended in key order keep SQLite's B-trees dense and its writes sequential).
+        let inserted = Self.inInsertionOrder(saving.filter { $0.insertedFlag && !$0.deletedFlag })
         try obtainPermanentIDs(for: inserted)
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
         }
-
-        var perStore: [String: ChangeSet] = [:]
-        var storeOrder: [String] = []
         try coordinator.withStores { stores in
-            for object in saving {
-                if object.insertedFlag && object.deletedFlag { continue }
-                let store = try StoreCoordinator.store(
-                    for: object.schema, in: stores, model: schema.model)
-                let key = store.description.identifier
-                if perStore[key] == nil {
-                    perStore[key] = ChangeSet()
-                    storeOrder.append(key)
-                }
+            var plan = SavePlan(schema: schema, stores: stores)
+            for object in inserted {
+                try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
+            }
+            for object in saving where !object.insertedFlag {
                 if object.deletedFlag {
-                    perStore[key]?.deleted.append((object.objectID, object.version))
-                } else if object.insertedFlag {
-                    perStore[key]?.inserted.append(row(of: object))
+                    try plan.add(deletion: object)
                 } else {
-                    var updated = row(of: object)
-                    updated.changedPositions = object.changedPositions()
-                    perStore[key]?.updated.append(updated)
+                    let changed = object.changedPositions()
+                    try plan.add(.object(object, changed: changed), of: object, as: \.updated)
                 }
             }
-            let byID = Dictionary(
-                uniqueKeysWithValues: stores.map { ($0.description.identifier, $0) })
             var conflicts: [SaveConflict] = []
-            for key in storeOrder {
-                guard let store = byID[key], let changes = perStore[key] else { continue }
+            for (store, changes) in plan.work {
                 if store.description.isReadOnly {
-                    throw SaveError.store("the store \(key) is read-only")
+                    throw SaveError.store("the store \(store.description.identifier) is read-only")
                 }
                 conflicts += try store.conflicts(in: changes)
             }
             guard conflicts.isEmpty else { throw SaveError.conflicts(conflicts) }
             var saved: [StoreDescription] = []
-            for key in storeOrder {
-                guard let store = byID[key], let changes = perStore[key] else { continue }
+            for (store, changes) in plan.work {
                 do {
                     try store.save(changes)
                     saved.append(store.description)
@@ -70,15 +58,22 @@ extension ManagedContext {
                     commit(
                         saving.filter { object in
                             saved.contains { $0.identifier == object.objectID.storeIdentifier }
-                        })
+                        }, everything: false)
                     throw SaveError.partial(
                         saved: saved, failed: store.description, error: "\(error)")
                 }
             }
         }
         let summary = observers.isEmpty ? nil : changeSummary(saving)
-        commit(saving)
+        commit(saving, everything: true)
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
+    }
+
+    /// `objects` in the order they were inserted (each ID's creation order read once).
+    private static func inInsertionOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
+        let keys = objects.map(\.objectID.insertionOrder)
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        return order.map { objects[$0] }
     }
 
     /// Objects inserted and then deleted have nothing to save: they leave the context (undoing
@@ -92,10 +87,13 @@ extension ManagedContext {
         }
     }
 
-    /// Makes the saved state of `objects` their committed state.
-    private func commit(_ objects: [ManagedObject]) {
+    /// Makes the saved state of `objects` their committed state. `everything`: the objects
+    /// are every change the context had (so nothing stays touched).
+    private func commit(_ objects: [ManagedObject], everything: Bool) {
+        // Cleared first: what `didSave` hooks change is a new change.
+        if everything { touched.removeAll() }
         for object in objects {
-            touched[ObjectIdentifier(object)] = nil
+            if !everything { touched[ObjectIdentifier(object)] = nil }
             if object.deletedFlag {
                 registry[object.objectID] = nil
                 object.breakReferences()
@@ -123,28 +121,5 @@ extension ManagedContext {
             }
         }
         return change
-    }
-
-    /// The row a store keeps for `object`.
-    func row(of object: ManagedObject) -> StoreRow {
-        var values: [StoredValue] = []
-        values.reserveCapacity(object.slots.count)
-        let transient = object.schema.isTransient
-        for (position, slot) in object.slots.enumerated() {
-            if transient[position] {
-                values.append(.value(.null))
-                continue
-            }
-            switch slot {
-            case .value(let value): values.append(.value(value))
-            case .toOne(let target): values.append(.toOne(target?.objectID))
-            case .toOneFault(let id): values.append(.toOne(id))
-            case .toMany(let targets): values.append(.toMany(targets.map(\.objectID)))
-            case .toManyFault(let ids): values.append(.toMany(ids))
-            }
-        }
-        return StoreRow(
-            id: object.objectID, entityIndex: object.schema.index, version: object.version,
-            values: values)
     }
 }

@@ -12,6 +12,8 @@ extension ManagedContext {
                 continue
             }
             problems += propertyProblems(object)
+            // The base class's hooks accept everything: only subclasses can object.
+            guard type(of: object) != ManagedObject.self else { continue }
             do {
                 if object.insertedFlag {
                     try object.validateForInsert()
@@ -74,6 +76,8 @@ extension ManagedContext {
                 problems += relationshipProblems(object, relationship, position)
             }
         }
+        // The base class's `validateValue` accepts everything: only subclasses can object.
+        guard type(of: object) != ManagedObject.self else { return problems }
         for position in entity.attributePositions where !entity.isTransient[position] {
             guard case .value(let value) = object.slots[position] else { continue }
             do { try object.validateValue(value, forKey: entity.names[position]) } catch {

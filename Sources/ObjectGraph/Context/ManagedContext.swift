@@ -314,10 +314,11 @@ public final class ManagedContext {
                 let store = try StoreCoordinator.store(
                     for: schema.entities[rootIndex], in: stores, model: schema.model)
                 let keys = try store.newPrimaryKeys(rootEntity: rootIndex, count: group.count)
+                let storeIdentifier = store.description.identifier
                 for (object, key) in zip(group, keys) {
                     let id = ObjectID(
-                        entityName: object.schema.name,
-                        storeIdentifier: store.description.identifier, key: .permanent(key))
+                        entityName: object.objectID.entityName,
+                        storeIdentifier: storeIdentifier, key: .permanent(key))
                     registry[object.objectID] = nil
                     object.objectID = id
                     registry[id] = object

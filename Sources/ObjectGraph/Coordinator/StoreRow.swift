@@ -23,11 +23,11 @@ struct StoreRow: Sendable, Hashable {
     var changedPositions: [Int]? = nil
 }
 
-/// The changes of one save for one store.
-struct ChangeSet: Sendable {
-    var inserted: [StoreRow] = []
+/// The changes of one save for one store (made and used during one `save` call).
+struct ChangeSet {
+    var inserted: [PendingRow] = []
     /// Updated rows carry the version they were read at; the store bumps it.
-    var updated: [StoreRow] = []
+    var updated: [PendingRow] = []
     /// Deleted objects with the version they were read at.
     var deleted: [(id: ObjectID, version: Int64)] = []
 

@@ -53,13 +53,21 @@ public struct ObjectID: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         switch key {
         case .permanent(let pk): hasher.combine(pk)
-        case .temporary(let id):
+        case .temporary:
             // The counter half of ``newTemporaryKey()``'s UUIDs differs between keys.
+            hasher.combine(insertionOrder)
+        }
+    }
+
+    /// Orders IDs by creation: temporary keys by their counter, permanent keys by value.
+    var insertionOrder: UInt64 {
+        switch key {
+        case .permanent(let pk): return UInt64(bitPattern: pk)
+        case .temporary(let id):
             let bytes = id.uuid
-            hasher.combine(
-                UInt64(bytes.8) << 56 | UInt64(bytes.9) << 48 | UInt64(bytes.10) << 40
-                    | UInt64(bytes.11) << 32 | UInt64(bytes.12) << 24 | UInt64(bytes.13) << 16
-                    | UInt64(bytes.14) << 8 | UInt64(bytes.15))
+            return UInt64(bytes.8) << 56 | UInt64(bytes.9) << 48 | UInt64(bytes.10) << 40
+                | UInt64(bytes.11) << 32 | UInt64(bytes.12) << 24 | UInt64(bytes.13) << 16
+                | UInt64(bytes.14) << 8 | UInt64(bytes.15)
         }
     }
 

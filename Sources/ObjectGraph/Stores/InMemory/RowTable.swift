@@ -71,7 +71,8 @@ struct RowTable: Sendable {
     mutating func apply(_ changes: ChangeSet) throws {
         let conflicts = conflicts(in: changes)
         guard conflicts.isEmpty else { throw SaveError.conflicts(conflicts) }
-        for row in changes.inserted {
+        for pending in changes.inserted {
+            let row = pending.row
             var stored = row
             stored.version = 1
             for (position, value) in stored.values.enumerated() where value == .toMany(nil) {
@@ -79,7 +80,8 @@ struct RowTable: Sendable {
             }
             rowsByID[row.id] = stored
         }
-        for row in changes.updated {
+        for pending in changes.updated {
+            let row = pending.row
             var stored = row
             stored.version = row.version + 1
             if let old = rowsByID[row.id] {

@@ -25,6 +25,6 @@ extension SQLiteStore {
                 }
             }
         }
-        try save(ChangeSet(inserted: rows))
+        try save(ChangeSet(inserted: rows.map(PendingRow.row)))
     }
 }

@@ -43,6 +43,9 @@ struct RowWritingPlan {
     let columns: [String]
     let joins: [JoinWrite]
     let orders: [OrderWrite]
+
+    /// Whether saving a row writes more than its own row (join tables, order keys).
+    var writesLinks: Bool { !joins.isEmpty || !orders.isEmpty }
 }
 
 /// Saving: one immediate transaction per save; inserts, updates and deletes through cached
@@ -109,52 +112,40 @@ extension SQLiteStore {
         return plan
     }
 
-    /// The column values of `row` in the plan's order.
-    /// (`only` restricts them to those binding indexes, in that order.)
-    func columnValues(_ row: StoreRow, plan: RowWritingPlan, only: [Int]? = nil) throws
-        -> [DatabaseValue]
-    {
-        var result: [DatabaseValue] = []
-        let chosen = only ?? Array(plan.bindings.indices)
-        result.reserveCapacity(chosen.count)
-        for binding in chosen.map({ plan.bindings[$0] }) {
-            switch binding {
-            case .attribute(let position, let type, let external):
-                guard case .value(let value) = row.values[position] else {
-                    result.append(.null)
-                    continue
-                }
-                var stored: DatabaseValue
-                do {
-                    stored = try ValueCoding.storageValue(for: value, type: type)
-                } catch {
-                    throw StoreError.sqlite(
-                        path: path,
-                        message:
-                            "\(row.id.entityName).\(schema.entities[row.entityIndex].properties[position].name): \(error)"
-                    )
-                }
-                if external, case .blob(let bytes) = stored {
-                    stored = .blob(Data([0x01]) + bytes)
-                }
-                result.append(stored)
-            case .toOneKey(let position):
-                if case .toOne(let id?) = row.values[position], case .permanent(let key) = id.key {
-                    result.append(.integer(key))
-                } else {
-                    result.append(.null)
-                }
-            case .toOneEntity(let position):
-                if case .toOne(let id?) = row.values[position],
-                    let number = layout.entity(named: id.entityName)?.entityNumber
-                {
-                    result.append(.integer(Int64(number)))
-                } else {
-                    result.append(.null)
-                }
+    /// Appends the value of the plan's binding `binding` for `row` to `values`.
+    func appendColumnValue(
+        _ binding: RowWritingPlan.Binding, of row: PendingRow, to values: inout [DatabaseValue]
+    ) throws {
+        switch binding {
+        case .attribute(let position, let type, let external):
+            let value = row.attribute(at: position)
+            var stored: DatabaseValue
+            do {
+                stored = try ValueCoding.storageValue(for: value, type: type)
+            } catch {
+                let entity = schema.entities[row.entityIndex]
+                throw StoreError.sqlite(
+                    path: path, message: "\(entity.name).\(entity.names[position]): \(error)")
+            }
+            if external, case .blob(let bytes) = stored {
+                stored = .blob(Data([0x01]) + bytes)
+            }
+            values.append(stored)
+        case .toOneKey(let position):
+            if let id = row.toOneID(at: position), case .permanent(let key) = id.key {
+                values.append(.integer(key))
+            } else {
+                values.append(.null)
+            }
+        case .toOneEntity(let position):
+            if let id = row.toOneID(at: position),
+                let number = layout.entity(named: id.entityName)?.entityNumber
+            {
+                values.append(.integer(Int64(number)))
+            } else {
+                values.append(.null)
             }
         }
-        return result
     }
 
     /// Conflicts are found inside the save's transaction (`WHERE Z_OPT = ?` matching no row),
@@ -163,32 +154,40 @@ extension SQLiteStore {
 
     func save(_ changes: ChangeSet) throws {
         if description.isReadOnly { throw StoreError.readOnly(path: path) }
-        if textIsNFC, !(changes.inserted + changes.updated).allSatisfy(Self.textIsNFC) {
+        if textIsNFC,
+            !changes.inserted.allSatisfy(textIsNFC) || !changes.updated.allSatisfy(textIsNFC)
+        {
             textIsNFC = false
         }
         try sqlite {
             try database.inTransaction(.immediate) { db in
+                var writer = RowWriter(db: db)
                 var conflicts: [SaveConflict] = []
                 for row in changes.inserted {
-                    let plan = writePlan(for: row.entityIndex)
                     guard case .permanent(let pk) = row.id.key else { continue }
-                    let number = entityLayouts[row.entityIndex].entityNumber
-                    let values = try columnValues(row, plan: plan)
-                    try db.cachedStatement(sql: plan.insertSQL).execute(
-                        arguments: StatementArguments(
-                            [.integer(pk), .integer(Int64(number))] + values))
+                    let index = row.entityIndex
+                    let plan = writePlan(for: index)
+                    writer.values.append(.integer(pk))
+                    writer.values.append(.integer(Int64(entityLayouts[index].entityNumber)))
+                    for binding in plan.bindings {
+                        try appendColumnValue(binding, of: row, to: &writer.values)
+                    }
+                    try writer.run(writer.insertStatement(for: index, sql: plan.insertSQL))
                 }
                 do {
-                    try db.inSavepoint(named: "og_updates") { db in
-                        conflicts += try update(changes.updated, db)
+                    try db.inSavepoint(named: "og_updates") { _ in
+                        conflicts += try update(changes.updated, &writer)
                     }
                 } catch let error as DatabaseError where error.resultCode == .constraint {
                     // Values swapped between rows (a↔b) break a unique index statement by
                     // statement: clear the uniquely indexed columns first, then update.
                     try clearUniqueColumns(of: changes.updated, db)
-                    conflicts += try update(changes.updated, db)
+                    conflicts += try update(changes.updated, &writer)
                 }
-                for row in changes.inserted + changes.updated {
+                for row in changes.inserted where writePlan(for: row.entityIndex).writesLinks {
+                    try writeRelationships(row, db)
+                }
+                for row in changes.updated where writePlan(for: row.entityIndex).writesLinks {
                     try writeRelationships(row, db)
                 }
                 for (id, version) in changes.deleted {
@@ -196,8 +195,9 @@ extension SQLiteStore {
                         let entity = schema.entity(named: id.entityName)
                     else { continue }
                     let plan = writePlan(for: entity.index)
-                    try db.cachedStatement(sql: plan.deleteSQL).execute(
-                        arguments: [pk, version])
+                    writer.values.append(.integer(pk))
+                    writer.values.append(.integer(version))
+                    try writer.run(writer.deleteStatement(for: entity.index, sql: plan.deleteSQL))
                     if db.changes == 0 {
                         conflicts.append(
                             SaveConflict(
@@ -216,26 +216,39 @@ extension SQLiteStore {
         }
     }
 
-    private func update(_ rows: [StoreRow], _ db: Database) throws -> [SaveConflict] {
+    private func update(_ rows: [PendingRow], _ writer: inout RowWriter) throws
+        -> [SaveConflict]
+    {
         var conflicts: [SaveConflict] = []
         for row in rows {
-            let plan = writePlan(for: row.entityIndex)
             guard case .permanent(let pk) = row.id.key else { continue }
-            let values: [DatabaseValue]
-            var sql = plan.updateSQL
+            let index = row.entityIndex
+            let plan = writePlan(for: index)
+            let statement: Statement
             if let changed = row.changedPositions {
                 let keep = plan.bindings.indices.filter {
                     changed.contains(plan.bindings[$0].position)
                 }
-                values = try columnValues(row, plan: plan, only: keep)
-                sql = updateSQL(for: row.entityIndex, bindings: keep, plan: plan)
+                for binding in keep {
+                    try appendColumnValue(plan.bindings[binding], of: row, to: &writer.values)
+                }
+                statement = try writer.updateStatement(
+                    for: RowWritingPlan.UpdateKey(entityIndex: index, bindings: keep)
+                ) { updateSQL(for: index, bindings: keep, plan: plan) }
             } else {
-                values = try columnValues(row, plan: plan)
+                for binding in plan.bindings {
+                    try appendColumnValue(binding, of: row, to: &writer.values)
+                }
+                statement = try writer.updateStatement(
+                    for: RowWritingPlan.UpdateKey(
+                        entityIndex: index, bindings: Array(plan.bindings.indices))
+                ) { plan.updateSQL }
             }
-            try db.cachedStatement(sql: sql).execute(
-                arguments: StatementArguments(
-                    values + [.integer(row.version + 1), .integer(pk), .integer(row.version)]))
-            if db.changes == 0 {
+            writer.values.append(.integer(row.version + 1))
+            writer.values.append(.integer(pk))
+            writer.values.append(.integer(row.version))
+            try writer.run(statement)
+            if writer.db.changes == 0 {
                 conflicts.append(
                     SaveConflict(
                         objectID: row.id, expectedVersion: row.version,
@@ -246,10 +259,11 @@ extension SQLiteStore {
     }
 
     /// Whether every string of `row` is NFC (ASCII always is).
-    static func textIsNFC(_ row: StoreRow) -> Bool {
-        for case .value(let value) in row.values {
+    func textIsNFC(_ row: PendingRow) -> Bool {
+        let entity = schema.entities[row.entityIndex]
+        for position in entity.attributePositions {
             let text: String
-            switch value {
+            switch row.attribute(at: position) {
             case .string(let string): text = string
             case .uri(let url): text = url.absoluteString
             default: continue
@@ -274,7 +288,7 @@ extension SQLiteStore {
     }
 
     /// Sets the columns of unique indexes to NULL in `rows` (NULLs never conflict).
-    private func clearUniqueColumns(of rows: [StoreRow], _ db: Database) throws {
+    private func clearUniqueColumns(of rows: [PendingRow], _ db: Database) throws {
         for row in rows {
             guard case .permanent(let pk) = row.id.key else { continue }
             let table = entityLayouts[row.entityIndex].tableName
@@ -301,12 +315,12 @@ extension SQLiteStore {
     }
 
     /// Rewrites `row`'s join-table rows and the order keys of its ordered relationships.
-    private func writeRelationships(_ row: StoreRow, _ db: Database) throws {
+    private func writeRelationships(_ row: PendingRow, _ db: Database) throws {
         let plan = writePlan(for: row.entityIndex)
         guard case .permanent(let pk) = row.id.key, !plan.joins.isEmpty || !plan.orders.isEmpty
         else { return }
         for join in plan.joins {
-            guard case .toMany(let ids?) = row.values[join.position] else { continue }
+            guard case .toMany(let ids?) = row.value(at: join.position) else { continue }
             try db.cachedStatement(
                 sql:
                     "DELETE FROM \(quoteIdentifier(join.table)) WHERE \(quoteIdentifier(join.owner)) = ?"
@@ -325,7 +339,7 @@ extension SQLiteStore {
             }
         }
         for order in plan.orders {
-            guard case .toMany(let ids?) = row.values[order.position] else { continue }
+            guard case .toMany(let ids?) = row.value(at: order.position) else { continue }
             let statement = try db.cachedStatement(
                 sql:
                     "UPDATE \(quoteIdentifier(order.table)) SET \(quoteIdentifier(order.column)) = ? WHERE Z_PK = ?"

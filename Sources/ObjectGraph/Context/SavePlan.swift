@@ -1,0 +1,48 @@
+/// One save's work, per store: the store of each entity's objects (looked up once per entity,
+/// not per object) and each store's change set, in the order the stores were first needed.
+struct SavePlan {
+    let schema: ModelSchema
+    let stores: [any PersistentStore]
+    /// Per entity index: the position in ``work`` of its store, or -1 when not looked up yet.
+    private var workByEntity: [Int]
+    /// Each store taking part, with its changes.
+    private(set) var work: [(store: any PersistentStore, changes: ChangeSet)] = []
+
+    init(schema: ModelSchema, stores: [any PersistentStore]) {
+        self.schema = schema
+        self.stores = stores
+        workByEntity = Array(repeating: -1, count: schema.entities.count)
+    }
+
+    /// Adds `row` for `object` to the list `list` (inserted or updated) of its store.
+    mutating func add(
+        _ row: PendingRow, of object: ManagedObject,
+        as list: WritableKeyPath<ChangeSet, [PendingRow]>
+    ) throws {
+        let position = try workPosition(for: object.schema)
+        work[position].changes[keyPath: list].append(row)
+    }
+
+    /// Adds the deletion of `object` to its store's changes.
+    mutating func add(deletion object: ManagedObject) throws {
+        let position = try workPosition(for: object.schema)
+        work[position].changes.deleted.append((object.objectID, object.version))
+    }
+
+    private mutating func workPosition(for entity: EntitySchema) throws -> Int {
+        let known = workByEntity[entity.index]
+        if known >= 0 { return known }
+        let store = try StoreCoordinator.store(for: entity, in: stores, model: schema.model)
+        let identifier = store.description.identifier
+        let position: Int
+        if let existing = work.firstIndex(where: { $0.store.description.identifier == identifier })
+        {
+            position = existing
+        } else {
+            work.append((store, ChangeSet()))
+            position = work.count - 1
+        }
+        workByEntity[entity.index] = position
+        return position
+    }
+}

@@ -1,0 +1,111 @@
+/// An inserted or updated row of a ``ChangeSet``: a context's object, read in place at save
+/// (no copy of its values is made, so saving 100,000 objects builds no 100,000 rows), or a
+/// row built elsewhere (imports, store migrations).
+///
+/// Change sets live for the duration of one `save` call on the saving thread; a store reads
+/// what it needs and keeps copies (``row``), never the objects.
+enum PendingRow {
+    /// A context's object; `changed` lists the positions that changed since it was read
+    /// (`nil` for an insert: everything is new).
+    case object(ManagedObject, changed: [Int]?)
+    /// A row given whole.
+    indirect case row(StoreRow)
+
+    /// The object's ID (permanent by the time a store sees it).
+    var id: ObjectID {
+        switch self {
+        case .object(let object, _): return object.objectID
+        case .row(let row): return row.id
+        }
+    }
+
+    /// The concrete entity's index in the schema.
+    var entityIndex: Int {
+        switch self {
+        case .object(let object, _): return object.schema.index
+        case .row(let row): return row.entityIndex
+        }
+    }
+
+    /// The version the row was read at (0 for a new object).
+    var version: Int64 {
+        switch self {
+        case .object(let object, _): return object.version
+        case .row(let row): return row.version
+        }
+    }
+
+    /// For updates: the positions that changed (`nil`: unknown, write everything).
+    var changedPositions: [Int]? {
+        switch self {
+        case .object(_, let changed): return changed
+        case .row(let row): return row.changedPositions
+        }
+    }
+
+    /// What the store keeps at `position` (transient properties hold nil).
+    func value(at position: Int) -> StoredValue {
+        switch self {
+        case .object(let object, _):
+            if object.schema.isTransient[position] { return .value(.null) }
+            return Self.stored(object.slots[position])
+        case .row(let row):
+            return position < row.values.count ? row.values[position] : .value(.null)
+        }
+    }
+
+    /// The attribute value at `position` without wrapping it (`.null` for relationships).
+    func attribute(at position: Int) -> Value {
+        switch self {
+        case .object(let object, _):
+            if case .value(let value) = object.slots[position] { return value }
+            return .null
+        case .row(let row):
+            guard position < row.values.count, case .value(let value) = row.values[position]
+            else { return .null }
+            return value
+        }
+    }
+
+    /// The target of the to-one relationship at `position` (`nil` when empty).
+    func toOneID(at position: Int) -> ObjectID? {
+        switch self {
+        case .object(let object, _):
+            switch object.slots[position] {
+            case .toOne(let target): return target?.objectID
+            case .toOneFault(let id): return id
+            default: return nil
+            }
+        case .row(let row):
+            guard position < row.values.count, case .toOne(let id) = row.values[position]
+            else { return nil }
+            return id
+        }
+    }
+
+    /// The whole row, copied (for stores that keep rows).
+    var row: StoreRow {
+        switch self {
+        case .row(let row): return row
+        case .object(let object, let changed):
+            let count = object.slots.count
+            var values: [StoredValue] = []
+            values.reserveCapacity(count)
+            for position in 0..<count { values.append(value(at: position)) }
+            return StoreRow(
+                id: object.objectID, entityIndex: object.schema.index, version: object.version,
+                values: values, changedPositions: changed)
+        }
+    }
+
+    /// What the store keeps for a slot: relationships as IDs.
+    static func stored(_ slot: Slot) -> StoredValue {
+        switch slot {
+        case .value(let value): return .value(value)
+        case .toOne(let target): return .toOne(target?.objectID)
+        case .toOneFault(let id): return .toOne(id)
+        case .toMany(let targets): return .toMany(targets.map(\.objectID))
+        case .toManyFault(let ids): return .toMany(ids)
+        }
+    }
+}
