@@ -32,7 +32,9 @@ extension ManagedContext {
             for object in inserted {
                 try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
             }
-            for object in saving where !object.insertedFlag {
+            // Updates and deletions in key order too: rows visited in page order, not at
+            // random (random order makes SQLite spill and rewrite pages again and again).
+            for object in Self.inInsertionOrder(saving.filter { !$0.insertedFlag }) {
                 if object.deletedFlag {
                     try plan.add(deletion: object)
                 } else {
@@ -69,7 +71,7 @@ extension ManagedContext {
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
     }
 
-    /// `objects` in the order they were inserted (each ID's creation order read once).
+    /// `objects` in the order they were inserted, i.e. by key (each ID's order read once).
     private static func inInsertionOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
         let keys = objects.map(\.objectID.insertionOrder)
         let order = keys.indices.sorted { keys[$0] < keys[$1] }

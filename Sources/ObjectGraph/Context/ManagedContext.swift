@@ -332,7 +332,7 @@ extension ManagedObject {
     /// Whether the object has something to save.
     var hasUnsavedWork: Bool {
         if insertedFlag { return !deletedFlag }
-        return deletedFlag || !changedPositions().isEmpty
+        return deletedFlag || hasChangedValues
     }
 
     /// Drops every reference to other objects (so object cycles are freed).

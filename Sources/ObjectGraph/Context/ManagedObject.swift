@@ -74,10 +74,10 @@ open class ManagedObject {
     public var isFault: Bool { state == .fault }
     /// Whether the object has unsaved changes (inserted, deleted, or changed values).
     public var isUpdated: Bool {
-        !insertedFlag && !deletedFlag && !changedPositions().isEmpty
+        !insertedFlag && !deletedFlag && hasChangedValues
     }
     /// Whether the object has any unsaved change.
-    public var hasChanges: Bool { insertedFlag || deletedFlag || !changedPositions().isEmpty }
+    public var hasChanges: Bool { insertedFlag || deletedFlag || hasChangedValues }
 
     // MARK: - Lifecycle hooks (override in subclasses)
 
@@ -269,6 +269,21 @@ open class ManagedObject {
             }
             return objects
         default: return []
+        }
+    }
+
+    /// Whether ``changedPositions()`` is not empty (found without building the list).
+    var hasChangedValues: Bool {
+        guard state == .loaded else { return false }
+        let transient = schema.isTransient
+        guard let committed else {
+            return slots.indices.contains { position in
+                !transient[position] && !Self.same(slots[position], nil, ordered: false)
+            }
+        }
+        return dirtyPositions.contains { position in
+            !transient[position]
+                && !Self.same(slots[position], committed[position], ordered: isOrdered(position))
         }
     }
 

@@ -43,6 +43,8 @@ struct RowWritingPlan {
     let columns: [String]
     let joins: [JoinWrite]
     let orders: [OrderWrite]
+    /// Whether the table has a unique index (updates may then need a second pass).
+    let hasUniqueIndex: Bool
 
     /// Whether saving a row writes more than its own row (join tables, order keys).
     var writesLinks: Bool { !joins.isEmpty || !orders.isEmpty }
@@ -107,7 +109,8 @@ extension SQLiteStore {
             "DELETE FROM \(quoteIdentifier(table)) WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?"
         let plan = RowWritingPlan(
             table: table, insertSQL: insert, updateSQL: update, deleteSQL: delete,
-            bindings: bindings, columns: columns, joins: joins, orders: orders)
+            bindings: bindings, columns: columns, joins: joins, orders: orders,
+            hasUniqueIndex: layout.indexes.contains { $0.isUnique && $0.table == table })
         writePlans[index] = plan
         return plan
     }
@@ -174,15 +177,22 @@ extension SQLiteStore {
                     }
                     try writer.run(writer.insertStatement(for: index, sql: plan.insertSQL))
                 }
-                do {
-                    try db.inSavepoint(named: "og_updates") { _ in
+                if !changes.updated.contains(where: { writePlan(for: $0.entityIndex).hasUniqueIndex }) {
+                    // No unique index to trip over: no savepoint either (a savepoint makes
+                    // SQLite keep every page it changes a second time, in its statement
+                    // journal).
+                    conflicts += try update(changes.updated, &writer)
+                } else {
+                    do {
+                        try db.inSavepoint(named: "og_updates") { _ in
+                            conflicts += try update(changes.updated, &writer)
+                        }
+                    } catch let error as DatabaseError where error.resultCode == .constraint {
+                        // Values swapped between rows (a↔b) break a unique index statement
+                        // by statement: clear the uniquely indexed columns, then update.
+                        try clearUniqueColumns(of: changes.updated, db)
                         conflicts += try update(changes.updated, &writer)
                     }
-                } catch let error as DatabaseError where error.resultCode == .constraint {
-                    // Values swapped between rows (a↔b) break a unique index statement by
-                    // statement: clear the uniquely indexed columns first, then update.
-                    try clearUniqueColumns(of: changes.updated, db)
-                    conflicts += try update(changes.updated, &writer)
                 }
                 for row in changes.inserted where writePlan(for: row.entityIndex).writesLinks {
                     try writeRelationships(row, db)
