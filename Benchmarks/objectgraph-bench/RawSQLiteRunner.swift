@@ -270,7 +270,3 @@ struct RawPerson {
     }
 }
 
-/// Keeps values alive (until the runner is released, after timing).
-private final class Retained {
-    var values: [Any] = []
-}

@@ -65,6 +65,27 @@ extension ManagedContext {
         noteChange(object, position)
     }
 
+    /// Removes `member` from the loaded to-many list at `position` of `object`, in place (the
+    /// list is not copied, so detaching k objects one by one costs no k copies of the list);
+    /// undo records just the one object. Does nothing when `member` is not in the list.
+    func removeFromToMany(_ object: ManagedObject, _ position: Int, _ member: ManagedObject) {
+        guard case .toMany(var list) = object.slots[position],
+            let index = list.firstIndex(where: { $0 === member })
+        else { return }
+        object.slots[position] = .toMany([])  // `list` is now the only reference: no copy
+        list.remove(at: index)
+        object.slots[position] = .toMany(list)
+        if let undoManager, undoManager.isUndoRegistrationEnabled {
+            let edit = ToManyEdit(object: member, index: index, wasAdded: false)
+            undoManager.register { [weak self] in
+                guard let self, case .toMany(var current) = object.slots[position] else { return }
+                edit.reverse(&current)
+                self.setSlot(object, position, .toMany(current))
+            }
+        }
+        noteChange(object, position)
+    }
+
     /// Records that `position` of `object` changed.
     private func noteChange(_ object: ManagedObject, _ position: Int) {
         // An object never saved compares every slot with nothing (see `changedPositions`):

@@ -59,7 +59,7 @@ extension ManagedContext {
         guard list.contains(where: { $0 === target }) else { return }
         try change {
             try detach(object, from: target, relationship: relationship)
-            setSlot(object, position, .toMany(list.filter { $0 !== target }))
+            removeFromToMany(object, position, target)
         }
     }
 
@@ -139,10 +139,8 @@ extension ManagedContext {
         try target.fulfill()
         guard case .relationship(let inverse) = target.schema.properties[position] else { return }
         if inverse.isToMany {
-            let list = try target.resolvedToMany(at: position)
-            if list.contains(where: { $0 === source }) {
-                setSlot(target, position, .toMany(list.filter { $0 !== source }))
-            }
+            _ = try target.resolvedToMany(at: position)
+            removeFromToMany(target, position, source)
         } else if try target.resolvedToOne(at: position) === source {
             setSlot(target, position, .toOne(nil))
         }
@@ -169,8 +167,8 @@ extension ManagedContext {
             let forward = relationship.relationship.name
             if let forwardPosition = previous.schema.positionByName[forward] {
                 if relationship.isToMany {
-                    let list = try previous.resolvedToMany(at: forwardPosition)
-                    setSlot(previous, forwardPosition, .toMany(list.filter { $0 !== target }))
+                    _ = try previous.resolvedToMany(at: forwardPosition)
+                    removeFromToMany(previous, forwardPosition, target)
                 } else if try previous.resolvedToOne(at: forwardPosition) === target {
                     setSlot(previous, forwardPosition, .toOne(nil))
                 }
