@@ -115,7 +115,7 @@ extension ManagedContext {
         if object.insertedFlag {
             object.insertedFlag = false
             registry[object.objectID] = nil
-            touched[ObjectIdentifier(object)] = nil
+            untouch(object)
             if !observers.isEmpty { pendingChange.deleted.insert(object.objectID) }
             undoManager?.register { [weak self] in
                 guard let self else { return }
@@ -160,8 +160,25 @@ extension ManagedContext {
     }
 
     func touch(_ object: ManagedObject) {
-        touched[ObjectIdentifier(object)] = object
+        // The flag spares a dictionary write for every further change of the same object.
+        if !object.isTouched {
+            object.isTouched = true
+            touched[ObjectIdentifier(object)] = object
+        }
         changeCount &+= 1
+    }
+
+    /// Forgets that `object` changed (it was saved, discarded or refreshed).
+    func untouch(_ object: ManagedObject) {
+        guard object.isTouched else { return }
+        object.isTouched = false
+        touched[ObjectIdentifier(object)] = nil
+    }
+
+    /// Forgets every change.
+    func untouchAll() {
+        for object in touched.values { object.isTouched = false }
+        touched.removeAll()
     }
 
     /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does);

@@ -82,7 +82,7 @@ extension ManagedContext {
     /// their deletion brings them back).
     private func forgetInsertedAndDeleted() {
         for object in touched.values where object.insertedFlag && object.deletedFlag {
-            touched[ObjectIdentifier(object)] = nil
+            untouch(object)
             registry[object.objectID] = nil
             object.breakReferences()
             object.context = nil
@@ -93,9 +93,9 @@ extension ManagedContext {
     /// are every change the context had (so nothing stays touched).
     private func commit(_ objects: [ManagedObject], everything: Bool) {
         // Cleared first: what `didSave` hooks change is a new change.
-        if everything { touched.removeAll() }
+        if everything { untouchAll() }
         for object in objects {
-            if !everything { touched[ObjectIdentifier(object)] = nil }
+            if !everything { untouch(object) }
             if object.deletedFlag {
                 registry[object.objectID] = nil
                 object.breakReferences()

@@ -110,8 +110,7 @@ public final class ManagedContext {
     private func insert<T: ManagedObject>(_ entityName: String, as type: T.Type) throws -> T {
         let entity = try schema.requireEntity(named: entityName)
         guard !entity.entity.isAbstract else { throw ObjectGraphError.abstractEntity(entityName) }
-        let id = ObjectID(
-            entityName: entityName, storeIdentifier: "", key: ObjectID.newTemporaryKey())
+        let id = ObjectID(space: entity.temporarySpace, key: ObjectID.newTemporaryKey())
         let object = makeObject(entity: entity, id: id, isFault: false)
         guard let typed = object as? T else {
             throw ObjectGraphError.unsupported(
@@ -264,7 +263,7 @@ public final class ManagedContext {
                 }
             }
         }
-        touched.removeAll()
+        untouchAll()
         undoManager?.removeAllActions()
     }
 
@@ -275,7 +274,7 @@ public final class ManagedContext {
             object.context = nil
         }
         registry.removeAll()
-        touched.removeAll()
+        untouchAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()
     }
@@ -296,7 +295,7 @@ public final class ManagedContext {
         } else {
             object.state = .fault
             object.committed = nil
-            touched[ObjectIdentifier(object)] = nil
+            untouch(object)
             object.deletedFlag = false
         }
     }
@@ -315,10 +314,14 @@ public final class ManagedContext {
                     for: schema.entities[rootIndex], in: stores, model: schema.model)
                 let keys = try store.newPrimaryKeys(rootEntity: rootIndex, count: group.count)
                 let storeIdentifier = store.description.identifier
+                var spaces: [Int: ObjectIDSpace] = [:]
                 for (object, key) in zip(group, keys) {
-                    let id = ObjectID(
-                        entityName: object.objectID.entityName,
-                        storeIdentifier: storeIdentifier, key: .permanent(key))
+                    let entityIndex = object.schema.index
+                    let space =
+                        spaces[entityIndex]
+                        ?? .named(object.schema.name, storeIdentifier: storeIdentifier)
+                    spaces[entityIndex] = space
+                    let id = ObjectID(space: space, key: .permanent(key))
                     registry[object.objectID] = nil
                     object.objectID = id
                     registry[id] = object

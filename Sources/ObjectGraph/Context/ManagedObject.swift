@@ -40,6 +40,8 @@ open class ManagedObject {
     var version: Int64 = 0
     var insertedFlag = false
     var deletedFlag = false
+    /// Whether the object is in its context's set of changed objects.
+    var isTouched = false
 
     /// The object's ID: temporary until the first save, then permanent.
     public internal(set) var objectID: ObjectID

@@ -87,6 +87,8 @@ final class EntitySchema: Sendable {
     let names: [String]
     /// Per position: the UTF-8 length of the property's name (for ``position(of:)``).
     let nameLengths: [Int]
+    /// The space of this entity's temporary object IDs.
+    let temporarySpace: ObjectIDSpace
     /// Per position: whether the property is transient.
     let isTransient: [Bool]
     /// Per position: whether it is an ordered to-many relationship.
@@ -130,6 +132,7 @@ final class EntitySchema: Sendable {
         self.properties = properties
         names = properties.map(\.name)
         nameLengths = names.map(\.utf8.count)
+        temporarySpace = .named(entity.name, storeIdentifier: "")
         isTransient = properties.map(\.isTransient)
         isOrdered = properties.map {
             if case .relationship(let relationship) = $0 {

@@ -14,17 +14,25 @@ public struct ObjectID: Sendable, Hashable {
         case temporary(UUID)
     }
 
-    /// The name of the object's entity.
-    public let entityName: String
-    /// The UUID of the store that holds the object (empty for temporary IDs).
-    public let storeIdentifier: String
+    /// The entity and store, shared by every ID of one entity in one store (so an ID is one
+    /// reference and a key: 25 bytes, not two strings and a key).
+    let space: ObjectIDSpace
     /// The key of the object in its store.
     public let key: Key
 
+    /// The name of the object's entity.
+    public var entityName: String { space.entityName }
+    /// The UUID of the store that holds the object (empty for temporary IDs).
+    public var storeIdentifier: String { space.storeIdentifier }
+
     /// Creates an ID.
     public init(entityName: String, storeIdentifier: String, key: Key) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
+        self.init(space: .named(entityName, storeIdentifier: storeIdentifier), key: key)
+    }
+
+    /// Creates an ID in a known space (hot paths keep their spaces).
+    init(space: ObjectIDSpace, key: Key) {
+        self.space = space
         self.key = key
     }
 
@@ -44,8 +52,10 @@ public struct ObjectID: Sendable, Hashable {
 
     /// Equal when key, entity and store are: the key (cheapest, most often different) first.
     public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
-        lhs.key == rhs.key && lhs.entityName == rhs.entityName
-            && lhs.storeIdentifier == rhs.storeIdentifier
+        guard lhs.key == rhs.key else { return false }
+        return lhs.space === rhs.space
+            || (lhs.space.entityName == rhs.space.entityName
+                && lhs.space.storeIdentifier == rhs.space.storeIdentifier)
     }
 
     /// Hashes the key alone, as one word: IDs of different entities or stores with the same
