@@ -20,6 +20,7 @@ extension ManagedContext {
 
     /// Replaces the slot at `position` of `object`.
     func setSlot(_ object: ManagedObject, _ position: Int, _ slot: Slot) {
+        object.rememberOriginal(at: position)
         if let undoManager, undoManager.isUndoRegistrationEnabled {
             let old = object.slots[position]
             if case .toMany(let before) = old, case .toMany(let after) = slot,
@@ -49,6 +50,8 @@ extension ManagedContext {
     func insertIntoToMany(
         _ object: ManagedObject, _ position: Int, _ member: ManagedObject, at index: Int?
     ) {
+        guard case .toMany = object.slots[position] else { return }
+        object.rememberOriginal(at: position)
         guard case .toMany(var list) = object.slots[position] else { return }
         object.slots[position] = .toMany([])  // `list` is now the only reference: no copy
         let at = min(max(index ?? list.count, 0), list.count)
@@ -69,9 +72,9 @@ extension ManagedContext {
     /// list is not copied, so detaching k objects one by one costs no k copies of the list);
     /// undo records just the one object. Does nothing when `member` is not in the list.
     func removeFromToMany(_ object: ManagedObject, _ position: Int, _ member: ManagedObject) {
-        guard case .toMany(var list) = object.slots[position],
-            let index = list.firstIndex(where: { $0 === member })
-        else { return }
+        guard let index = Self.index(of: member, inToManyAt: position, of: object) else { return }
+        object.rememberOriginal(at: position)
+        guard case .toMany(var list) = object.slots[position] else { return }
         object.slots[position] = .toMany([])  // `list` is now the only reference: no copy
         list.remove(at: index)
         object.slots[position] = .toMany(list)
@@ -86,13 +89,16 @@ extension ManagedContext {
         noteChange(object, position)
     }
 
+    /// Where `member` is in the loaded to-many list at `position` of `object`.
+    private static func index(
+        of member: ManagedObject, inToManyAt position: Int, of object: ManagedObject
+    ) -> Int? {
+        guard case .toMany(let list) = object.slots[position] else { return nil }
+        return list.firstIndex { $0 === member }
+    }
+
     /// Records that `position` of `object` changed.
     private func noteChange(_ object: ManagedObject, _ position: Int) {
-        // An object never saved compares every slot with nothing (see `changedPositions`):
-        // only objects with committed values need to know which positions were set.
-        if object.committed != nil, !object.dirtyPositions.contains(position) {
-            object.dirtyPositions.append(position)
-        }
         touch(object)
         // An object inserted in the same change is listed as inserted only (see
         // postObjectsDidChange); later edits of an unsaved object are updates.
@@ -148,7 +154,7 @@ extension ManagedContext {
             object.context = self
             registry[object.objectID] = object
             object.insertedFlag = true
-            object.committed = nil
+            object.forgetCommittedValues()
             object.version = 0
         }
         touch(object)

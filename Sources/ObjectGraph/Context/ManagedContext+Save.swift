@@ -105,16 +105,7 @@ extension ManagedContext {
             }
             object.version = object.insertedFlag ? 1 : object.version + 1
             object.insertedFlag = false
-            if object.committed != nil {
-                // Only the positions set since the last save can differ: copy those into the
-                // committed values in place (no new buffer, none freed).
-                for position in object.dirtyPositions {
-                    object.committed?[position] = object.slots[position]
-                }
-                object.dirtyPositions.removeAll()
-            } else {
-                object.committed = object.slots
-            }
+            object.commitValues()
             object.didSave()
         }
     }

@@ -205,7 +205,7 @@ public final class ManagedContext {
             }
         }
         object.version = row.version
-        object.committed = object.slots
+        object.commitValues()
         object.state = .loaded
     }
 
@@ -226,7 +226,7 @@ public final class ManagedContext {
             load(row, into: object)
         } else {
             object.version = row.version
-            object.committed = object.slots
+            object.commitValues()
         }
         object.awakeFromFetch()
         return object
@@ -257,10 +257,8 @@ public final class ManagedContext {
                 object.context = nil
             } else {
                 object.deletedFlag = false
-                if let committed = object.committed {
-                    object.slots = committed
-                    object.dirtyPositions = []
-                }
+                for (position, slot) in object.originals { object.slots[position] = slot }
+                if object.hasCommitted { object.commitValues() }
             }
         }
         untouchAll()
@@ -290,11 +288,13 @@ public final class ManagedContext {
                 throw ObjectGraphError.objectNotFound(object.objectID)
             }
             load(row, into: object)
-            for (position, slot) in kept { object.slots[position] = slot }
-            object.dirtyPositions = kept.map(\.0)
+            for (position, slot) in kept {
+                object.rememberOriginal(at: position)
+                object.slots[position] = slot
+            }
         } else {
             object.state = .fault
-            object.committed = nil
+            object.forgetCommittedValues()
             untouch(object)
             object.deletedFlag = false
         }
@@ -347,7 +347,7 @@ extension ManagedObject {
             case .value: break
             }
         }
-        committed = nil
+        forgetCommittedValues()
     }
 }
 

@@ -29,12 +29,13 @@ import Foundation
 open class ManagedObject {
     let schema: EntitySchema
     var slots: [Slot]
-    /// The values last saved or fetched (`nil` for objects never saved).
-    var committed: [Slot]? {
-        didSet { dirtyPositions.removeAll() }
-    }
-    /// The positions set since ``committed`` was taken (only they can differ from it).
-    var dirtyPositions: [Int] = []
+    /// Whether the object has committed values: it was fetched or saved (an insert not saved
+    /// yet has none).
+    var hasCommitted = false
+    /// The committed values of the positions changed since they were committed (one entry
+    /// per position, recorded before its first change). Every other position's committed value
+    /// is its current slot, so a change costs one entry, not a copy of every slot.
+    var originals: [(position: Int, slot: Slot)] = []
     var state: ObjectState
     /// The store's row version when the values were read (optimistic locking).
     var version: Int64 = 0
@@ -204,12 +205,12 @@ open class ManagedObject {
     /// The last saved values of the attributes `keys` (all attributes when `nil`); empty for an
     /// object never saved.
     public func committedValues(for keys: [String]? = nil) -> [String: Value] {
-        guard let committed else { return [:] }
+        guard hasCommitted else { return [:] }
         var result: [String: Value] = [:]
         for position in schema.attributePositions {
             let name = schema.names[position]
             if let keys, !keys.contains(name) { continue }
-            if case .value(let value) = committed[position] { result[name] = value }
+            if case .value(let value)? = committedSlot(at: position) { result[name] = value }
         }
         return result
     }
@@ -266,11 +267,46 @@ open class ManagedObject {
             let ids = try known ?? context.relatedIDs(of: self, position: position)
             let objects = try ids.map { try context.object(with: $0) }
             slots[position] = .toMany(objects)
-            if known == nil, case .toManyFault(nil)? = committed?[position] {
-                committed?[position] = .toManyFault(ids)
-            }
+            if known == nil { fillCommittedFault(at: position, with: ids) }
             return objects
         default: return []
+        }
+    }
+
+    // MARK: - Committed values
+
+    /// The committed value at `position` (`nil` when the object has none).
+    func committedSlot(at position: Int) -> Slot? {
+        guard hasCommitted else { return nil }
+        for entry in originals where entry.position == position { return entry.slot }
+        return slots[position]
+    }
+
+    /// Keeps the committed value of `position` before its first change.
+    func rememberOriginal(at position: Int) {
+        guard hasCommitted, !originals.contains(where: { $0.position == position }) else { return }
+        originals.append((position, slots[position]))
+    }
+
+    /// Makes the current values the committed ones (after a save or a load).
+    func commitValues() {
+        hasCommitted = true
+        if !originals.isEmpty { originals = [] }
+    }
+
+    /// Forgets the committed values (the object is new again, or a fault).
+    func forgetCommittedValues() {
+        hasCommitted = false
+        if !originals.isEmpty { originals = [] }
+    }
+
+    /// A committed to-many value that was an unloaded fault becomes the IDs just loaded (so
+    /// loading a relationship does not count as changing it).
+    func fillCommittedFault(at position: Int, with ids: [ObjectID]) {
+        for index in originals.indices where originals[index].position == position {
+            if case .toManyFault(nil) = originals[index].slot {
+                originals[index].slot = .toManyFault(ids)
+            }
         }
     }
 
@@ -278,31 +314,35 @@ open class ManagedObject {
     var hasChangedValues: Bool {
         guard state == .loaded else { return false }
         let transient = schema.isTransient
-        guard let committed else {
+        guard hasCommitted else {
             return slots.indices.contains { position in
                 !transient[position] && !Self.same(slots[position], nil, ordered: false)
             }
         }
-        return dirtyPositions.contains { position in
-            !transient[position]
-                && !Self.same(slots[position], committed[position], ordered: isOrdered(position))
+        return originals.contains { entry in
+            !transient[entry.position]
+                && !Self.same(
+                    slots[entry.position], entry.slot, ordered: isOrdered(entry.position))
         }
     }
 
     /// The positions whose value differs from the committed one (all non-empty ones for an
-    /// object never saved).
+    /// object never saved), in ascending order.
     func changedPositions() -> [Int] {
         guard state == .loaded else { return [] }
-        var result: [Int] = []
         let transient = schema.isTransient
-        let candidates = committed == nil ? Array(slots.indices) : dirtyPositions.sorted()
-        for position in candidates where !transient[position] {
-            let committedSlot = committed?[position]
-            if !Self.same(slots[position], committedSlot, ordered: isOrdered(position)) {
-                result.append(position)
+        guard hasCommitted else {
+            return slots.indices.filter { position in
+                !transient[position] && !Self.same(slots[position], nil, ordered: false)
             }
         }
-        return result
+        var result: [Int] = []
+        for entry in originals where !transient[entry.position] {
+            if !Self.same(slots[entry.position], entry.slot, ordered: isOrdered(entry.position)) {
+                result.append(entry.position)
+            }
+        }
+        return result.count > 1 ? result.sorted() : result
     }
 
     private func isOrdered(_ position: Int) -> Bool { schema.isOrdered[position] }

@@ -137,7 +137,7 @@ extension ManagedContext {
         if let predicate = request.predicate {
             for object in candidates {
                 let matched: Bool
-                if request.includesPendingChanges || object.committed == nil {
+                if request.includesPendingChanges || !object.hasCommitted {
                     matched = try predicate.evaluate(with: object)
                 } else {
                     matched = try predicate.evaluate(with: CommittedObjectView(object: object))

@@ -62,8 +62,8 @@ extension ManagedContext {
             for owner in group {
                 let targets = (related[owner.objectID] ?? []).map { registeredObject(for: $0) }
                 owner.slots[position] = .toMany(targets)
-                if case .toManyFault(nil)? = owner.committed?[position] {
-                    owner.committed?[position] = .toManyFault(targets.map(\.objectID))
+                if !owner.originals.isEmpty {
+                    owner.fillCommittedFault(at: position, with: targets.map(\.objectID))
                 }
             }
         }

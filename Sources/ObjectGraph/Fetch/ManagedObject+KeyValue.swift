@@ -31,10 +31,11 @@ struct CommittedObjectView: KeyValueReadable {
             throw PredicateEvaluationError.unknownKey(key, in: object.schema.name)
         }
         try object.fulfill()
-        guard let context = object.context, let committed = object.committed else {
+        guard let context = object.context, let committed = object.committedSlot(at: position)
+        else {
             return try object.predicateValue(forKey: key)
         }
-        switch committed[position] {
+        switch committed {
         case .value(let value):
             return .value(value)
         case .toOne(let target):
