@@ -181,7 +181,8 @@ enum GraphTestModels {
     ) throws -> ManagedContext {
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(type: .inMemory)
-        return ManagedContext(coordinator: coordinator, classes: classes, undoManager: UndoManager())
+        return ManagedContext(
+            coordinator: coordinator, classes: classes, undoManager: UndoManager())
     }
 
     /// A second context on `context`'s coordinator (sees only what was saved).

@@ -177,7 +177,9 @@ extension SQLiteStore {
                     }
                     try writer.run(writer.insertStatement(for: index, sql: plan.insertSQL))
                 }
-                if !changes.updated.contains(where: { writePlan(for: $0.entityIndex).hasUniqueIndex }) {
+                if !changes.updated.contains(where: {
+                    writePlan(for: $0.entityIndex).hasUniqueIndex
+                }) {
                     // No unique index to trip over: no savepoint either (a savepoint makes
                     // SQLite keep every page it changes a second time, in its statement
                     // journal).

@@ -1,0 +1,204 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+@testable import ObjectGraph
+
+/// The save path as the benchmark drives it: no undo manager by default, keys in insertion
+/// order, committed values kept per changed property, in-place to-many edits.
+@Suite("Save path")
+struct SavePathTests {
+    /// Article(title, words) ↔ Shelf(name): a to-many ↔ to-one pair, nullify both ways.
+    static func model() -> EntityModel {
+        let article = Entity(
+            "Article",
+            attributes: [
+                Attribute("title", type: .string, isIndexed: true),
+                Attribute("words", type: .integer32),
+            ],
+            relationships: [Relationship("shelf", destination: "Shelf", inverse: "articles")])
+        let shelf = Entity(
+            "Shelf", attributes: [Attribute("name", type: .string)],
+            relationships: [
+                Relationship("articles", destination: "Article", toMany: true, inverse: "shelf")
+            ])
+        return EntityModel(entities: [article, shelf])
+    }
+
+    static func open(_ url: URL, undoManager: ObjectGraph.UndoManager? = nil) throws
+        -> ManagedContext
+    {
+        let coordinator = StoreCoordinator(model: model())
+        try coordinator.addStore(type: .sqlite, at: url)
+        return ManagedContext(coordinator: coordinator, undoManager: undoManager)
+    }
+
+    @Test("a context has no undo manager unless given one, as in Core Data")
+    func noUndoByDefault() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let context = try Self.open(folder.appendingPathComponent("A.sqlite"))
+        #expect(context.undoManager == nil)
+        let article = try context.insert("Article")
+        try article.set("Draft", for: "title")
+        context.undo()
+        #expect(article["title"] == Value.string("Draft"))
+        #expect(!article.isDeleted && article.isInserted)
+
+        context.undoManager = UndoManager()
+        try article.set("Final", for: "title")
+        context.undo()
+        #expect(article["title"] == Value.string("Draft"))
+        context.redo()
+        #expect(article["title"] == Value.string("Final"))
+    }
+
+    @Test("new objects get keys in the order they were inserted")
+    func keysFollowInsertionOrder() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("A.sqlite")
+        let context = try Self.open(url)
+        var articles: [ManagedObject] = []
+        for index in 0..<500 {
+            let article = try context.insert("Article")
+            try article.set("Article \(index)", for: "title")
+            articles.append(article)
+        }
+        try context.save()
+        let keys = articles.map { object -> Int64 in
+            if case .permanent(let key) = object.objectID.key { return key }
+            return -1
+        }
+        #expect(keys == Array(1...500))
+        // The rows are in the table in that order too.
+        let database = try Database(path: url.path)
+        let titles = try database.fetchAll(sql: "SELECT ZTITLE FROM ZARTICLE ORDER BY Z_PK")
+            .map { try $0.decode(String.self, at: 0) }
+        #expect(titles == (0..<500).map { "Article \($0)" })
+    }
+
+    @Test("an update saves only what changed; committed values are the saved ones until then")
+    func committedValuesPerProperty() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("A.sqlite")
+        do {
+            let context = try Self.open(url)
+            let article = try context.insert("Article")
+            try article.set("One", for: "title")
+            try article.set(100, for: "words")
+            try context.save()
+        }
+        let context = try Self.open(url)
+        let article = try #require(try context.fetch(FetchRequest(entityName: "Article")).first)
+        try article.set(250, for: "words")
+        #expect(article.changedKeys == ["words"])
+        #expect(article.committedValues(for: ["words"]) == ["words": .integer(100)])
+        try article.set(100, for: "words")
+        #expect(article.changedKeys.isEmpty)
+        #expect(!context.hasChanges)
+
+        try article.set(300, for: "words")
+        // Someone else changes the title meanwhile: our save writes only `words`, but the
+        // row's version moved, so it is a conflict rather than a lost update.
+        let other = try Self.open(url)
+        let theirs = try #require(try other.fetch(FetchRequest(entityName: "Article")).first)
+        try theirs.set("Two", for: "title")
+        try other.save()
+        #expect(throws: SaveError.self) { try context.save() }
+
+        context.rollback()
+        #expect(article["words"] == Value.integer(100))
+        #expect(!context.hasChanges)
+        try context.refresh(article, mergeChanges: false)
+        try article.set(400, for: "words")
+        try context.save()
+        let check = try Self.open(url)
+        let saved = try #require(try check.fetch(FetchRequest(entityName: "Article")).first)
+        #expect(saved["title"] == Value.string("Two"))
+        #expect(saved["words"] == Value.integer(400))
+    }
+
+    @Test("refresh with mergeChanges keeps the unsaved change on top of the store's values")
+    func refreshMerges() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("A.sqlite")
+        let context = try Self.open(url)
+        let article = try context.insert("Article")
+        try article.set("One", for: "title")
+        try article.set(1, for: "words")
+        try context.save()
+        try article.set(2, for: "words")
+        let other = try Self.open(url)
+        let theirs = try #require(try other.fetch(FetchRequest(entityName: "Article")).first)
+        try theirs.set("Two", for: "title")
+        try other.save()
+        try context.refresh(article, mergeChanges: true)
+        #expect(article["title"] == Value.string("Two"))
+        #expect(article["words"] == Value.integer(2))
+        #expect(article.changedKeys == ["words"])
+        #expect(article.committedValues(for: ["words"]) == ["words": .integer(1)])
+        try context.save()
+        let check = try #require(
+            try Self.open(url).fetch(FetchRequest(entityName: "Article")).first)
+        #expect(check["title"] == Value.string("Two"))
+        #expect(check["words"] == Value.integer(2))
+    }
+
+    @Test("deleting members detaches them in place; undo puts each back where it was")
+    func detachInPlaceAndUndo() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("A.sqlite")
+        do {
+            let context = try Self.open(url)
+            let shelf = try context.insert("Shelf")
+            try shelf.set("Fiction", for: "name")
+            for title in ["A", "B", "C", "D"] {
+                let article = try context.insert("Article")
+                try article.set(title, for: "title")
+                try article.setObject(shelf, for: "shelf")
+            }
+            try context.save()
+        }
+        let context = try Self.open(url, undoManager: UndoManager())
+        let shelf = try #require(try context.fetch(FetchRequest(entityName: "Shelf")).first)
+        let before = try shelf.objects(for: "articles")
+        #expect(before.map { $0["title"] as String? } == ["A", "B", "C", "D"])
+        context.delete(before[1])
+        context.delete(before[3])
+        #expect(try shelf.objects(for: "articles").map { $0["title"] as String? } == ["A", "C"])
+        #expect(shelf.changedKeys == ["articles"])
+        context.undo()
+        context.undo()
+        #expect(
+            try shelf.objects(for: "articles").map { $0["title"] as String? } == [
+                "A", "B", "C", "D",
+            ])
+        #expect(!context.hasChanges)
+        context.delete(before[0])
+        try context.save()
+        let check = try Self.open(url)
+        let saved = try #require(try check.fetch(FetchRequest(entityName: "Shelf")).first)
+        #expect(
+            Set(try saved.objects(for: "articles").compactMap { $0["title"] as String? })
+                == ["B", "C", "D"])
+    }
+
+    @Test("object IDs are equal by entity, store and key, however they were made")
+    func objectIDEquality() throws {
+        let a = ObjectID(entityName: "Article", storeIdentifier: "S", key: .permanent(7))
+        let b = ObjectID(entityName: "Article", storeIdentifier: "S", key: .permanent(7))
+        let otherEntity = ObjectID(entityName: "Shelf", storeIdentifier: "S", key: .permanent(7))
+        let otherStore = ObjectID(entityName: "Article", storeIdentifier: "T", key: .permanent(7))
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != otherEntity)
+        #expect(a != otherStore)
+        #expect(Set([a, b, otherEntity, otherStore]).count == 3)
+        #expect(a.entityName == "Article" && a.storeIdentifier == "S")
+        #expect(a.description == "x-coredata://S/Article/p7")
+    }
+}
