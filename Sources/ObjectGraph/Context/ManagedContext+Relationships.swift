@@ -123,8 +123,8 @@ extension ManagedContext {
         -> Int?
     {
         guard let name = relationship.inverseName,
-            let position = target.schema.positionByName[name],
-            case .relationship = target.schema.properties[position]
+            let position = try? target.schema.position(of: name),
+            target.schema.kinds[position] != 0
         else { return nil }
         return position
     }

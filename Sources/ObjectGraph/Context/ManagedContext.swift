@@ -340,11 +340,12 @@ extension ManagedObject {
 
     /// Drops every reference to other objects (so object cycles are freed).
     func breakReferences() {
-        for index in slots.indices {
+        let kinds = schema.kinds
+        for index in schema.relationshipPositions where index < slots.count {
             switch slots[index] {
-            case .toOne, .toOneFault: slots[index] = .toOne(nil)
-            case .toMany, .toManyFault: slots[index] = .toMany([])
-            case .value: break
+            case .toOne(nil), .toOneFault(nil): continue
+            case .toMany(let list) where list.isEmpty: continue
+            default: slots[index] = kinds[index] == 2 ? .toMany([]) : .toOne(nil)
             }
         }
         forgetCommittedValues()
