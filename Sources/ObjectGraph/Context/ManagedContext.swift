@@ -189,7 +189,18 @@ public final class ManagedContext {
                 object.slots[position] = Self.slot(stored)
             }
         }
-        object.version = row.version
+        loaded(object, version: row.version)
+    }
+
+    /// Fills `object` with the decoded `slots` (one per property) and marks them committed.
+    func load(_ slots: [Slot], version: Int64, into object: ManagedObject) {
+        object.slots = slots
+        loaded(object, version: version)
+    }
+
+    /// Marks the values `object` now holds as its committed ones, read at `version`.
+    private func loaded(_ object: ManagedObject, version: Int64) {
+        object.version = version
         object.committed = object.slots
         object.state = .loaded
     }
@@ -215,6 +226,41 @@ public final class ManagedContext {
         }
         object.awakeFromFetch()
         return object
+    }
+
+    /// The registered object for a decoded row: a new one made from its slots, a fault loaded
+    /// with them, or the object as it is when it is loaded already (unsaved changes are kept).
+    ///
+    /// A row decoded without its values (its object was loaded when it was read) whose object
+    /// is no longer registered loaded (an earlier `awakeFromFetch` reset or refreshed it) is
+    /// read again.
+    func registeredObject(for row: DecodedRow) throws -> ManagedObject {
+        let existing = registry[row.id]
+        if let existing, existing.state == .loaded { return existing }
+        guard let slots = row.slots else {
+            guard let stored = try coordinator.row(for: row.id) else {
+                throw ObjectGraphError.objectNotFound(row.id)
+            }
+            return registeredObject(for: stored)
+        }
+        let object: ManagedObject
+        if let existing {
+            object = existing
+            load(slots, version: row.version, into: object)
+        } else {
+            object = makeObject(
+                entity: schema.entities[row.entityIndex], id: row.id, isFault: false, slots: slots)
+            registry[row.id] = object
+            object.version = row.version
+            object.committed = slots
+        }
+        object.awakeFromFetch()
+        return object
+    }
+
+    /// Whether the object `id` is registered and loaded (its fetched rows need no values).
+    func holdsLoaded(_ id: ObjectID) -> Bool {
+        registry[id]?.state == .loaded
     }
 
     /// The slots of a stored row (relationships as faults).

@@ -67,17 +67,9 @@ extension ManagedContext {
             query.offset = request.fetchOffset
             query.limit = request.fetchLimit
         }
-        let answered = try coordinator.withStores { stores in
-            try StoreCoordinator.onlyStore(for: familyIndexes, in: stores, schema: schema)?.fetch(
-                query)
-        }
-        guard let rows = answered else {
+        guard let fetched = try objectsAnswered(by: query) else {
             return try evaluateInMemory(
                 request, familyIndexes: familyIndexes, applyingLimits: applyingLimits)
-        }
-        registry.reserveCapacity(registry.count + rows.count)
-        let fetched = rows.map { row in
-            result == .ids ? registeredFault(for: row) : registeredObject(for: row)
         }
         if pending.isEmpty { return fetched }
         let pendingIDs = Set(pending.map(\.objectID))
@@ -90,6 +82,47 @@ extension ManagedContext {
         }
         guard applyingLimits else { return matches }
         return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
+    }
+
+    /// The registered objects for the rows the one store holding the query's entities answers
+    /// it with, in order; `nil` when no single store can answer it.
+    ///
+    /// Rows come decoded straight into slots from stores that can (``RowDecodingStore``), and
+    /// without values for the objects the context holds loaded already.
+    private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
+        enum Answer {
+            case stored([StoreRow])
+            case decoded([DecodedRow])
+        }
+        // Only a non-empty registry can hold objects whose rows need no values.
+        let isLoaded: ((ObjectID) -> Bool)? = registry.isEmpty ? nil : { self.holdsLoaded($0) }
+        let answer = try coordinator.withStores { stores -> Answer? in
+            guard
+                let store = StoreCoordinator.onlyStore(
+                    for: query.entityIndexes, in: stores, schema: schema)
+            else { return nil }
+            if query.result == .rows, let decoding = store as? any RowDecodingStore {
+                return try decoding.fetchDecoded(query, skippingValuesOf: isLoaded).map {
+                    .decoded($0)
+                }
+            }
+            return try store.fetch(query).map { .stored($0) }
+        }
+        switch answer {
+        case nil:
+            return nil
+        case .decoded(let rows)?:
+            registry.reserveCapacity(registry.count + rows.count)
+            var objects: [ManagedObject] = []
+            objects.reserveCapacity(rows.count)
+            for index in rows.indices { objects.append(try registeredObject(for: rows[index])) }
+            return objects
+        case .stored(let rows)?:
+            registry.reserveCapacity(registry.count + rows.count)
+            return rows.map { row in
+                query.result == .ids ? registeredFault(for: row) : registeredObject(for: row)
+            }
+        }
     }
 
     func storeQuery<T: ManagedObject>(

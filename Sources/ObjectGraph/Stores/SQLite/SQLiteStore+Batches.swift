@@ -7,13 +7,41 @@ extension SQLiteStore {
     static let batchSize = 500
 
     func rows(for ids: [ObjectID]) throws -> [StoreRow] {
+        try rows(for: ids) { cursor, table in try decodeRow(cursor, table: table) }
+    }
+
+    func decodedRows(for ids: [ObjectID]) throws -> [DecodedRow] {
+        try rows(for: ids) { cursor, _ in try decodeRow(cursor, skippingValuesOf: nil) }
+    }
+
+    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
+        -> [ObjectID: [StoreRow]]?
+    {
+        try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
+            cursor, table in try decodeRow(cursor, table: table)
+        }
+    }
+
+    func relatedDecodedRows(
+        of owners: [ObjectID], entityIndex: Int, position: Int,
+        skippingValuesOf isLoaded: ((ObjectID) -> Bool)?
+    ) throws -> [ObjectID: [DecodedRow]]? {
+        try relatedRows(of: owners, entityIndex: entityIndex, position: position) { cursor, _ in
+            try decodeRow(cursor, skippingValuesOf: isLoaded)
+        }
+    }
+
+    /// The rows of `ids`, each decoded by `decode` (given the cursor and the row's table).
+    private func rows<Row>(
+        for ids: [ObjectID], decode: (RowCursor, String) throws -> Row?
+    ) throws -> [Row] {
         var byTable: [String: [Int64]] = [:]
         for id in ids {
             guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
             else { continue }
             byTable[entityLayouts[entity.index].tableName, default: []].append(pk)
         }
-        var rows: [StoreRow] = []
+        var rows: [Row] = []
         for (table, keys) in byTable.sorted(by: { $0.key < $1.key }) {
             for start in stride(from: 0, to: keys.count, by: Self.batchSize) {
                 let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
@@ -23,7 +51,7 @@ extension SQLiteStore {
                         sql: selectAll(from: table) + " WHERE t0.Z_PK IN (\(marks))",
                         arguments: StatementArguments(chunk))
                     while try cursor.step() {
-                        if let row = try decodeRow(cursor, table: table) { rows.append(row) }
+                        if let row = try decode(cursor, table) { rows.append(row) }
                     }
                 }
             }
@@ -31,9 +59,12 @@ extension SQLiteStore {
         return rows
     }
 
-    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
-        -> [ObjectID: [StoreRow]]?
-    {
+    /// The rows related to each of `owners` through the to-many relationship at `position`,
+    /// each decoded by `decode` (given the cursor and the row's table).
+    private func relatedRows<Row>(
+        of owners: [ObjectID], entityIndex: Int, position: Int,
+        decode: (RowCursor, String) throws -> Row?
+    ) throws -> [ObjectID: [Row]]? {
         guard
             case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
             let destination = schema.entity(named: relationship.relationship.destinationEntityName)
@@ -46,7 +77,7 @@ extension SQLiteStore {
             keys.append(pk)
             ownerByKey[pk] = owner
         }
-        var result: [ObjectID: [StoreRow]] = [:]
+        var result: [ObjectID: [Row]] = [:]
         for owner in owners { result[owner] = [] }
         let select: (String) -> String
         switch entityLayouts[entityIndex].relationships[relationship.relationship.name] {
@@ -79,7 +110,7 @@ extension SQLiteStore {
                 while try cursor.step() {
                     guard case .integer(let ownerKey) = try cursor.value(at: ownerColumn),
                         let owner = ownerByKey[ownerKey],
-                        let row = try decodeRow(cursor, table: destinationTable)
+                        let row = try decode(cursor, destinationTable)
                     else { continue }
                     result[owner, default: []].append(row)
                 }
