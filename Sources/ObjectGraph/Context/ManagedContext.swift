@@ -228,30 +228,49 @@ public final class ManagedContext {
         return object
     }
 
-    /// The registered object for a decoded row: a new one made from its slots, a fault loaded
-    /// with them, or the object as it is when it is loaded already (unsaved changes are kept).
+    /// The registered objects for decoded rows, in order: new ones made from their slots,
+    /// faults loaded with them, and objects loaded already as they are (unsaved changes are
+    /// kept).
     ///
-    /// A row decoded without its values (its object was loaded when it was read) whose object
-    /// is no longer registered loaded (an earlier `awakeFromFetch` reset or refreshed it) is
-    /// read again.
-    func registeredObject(for row: DecodedRow) throws -> ManagedObject {
-        let existing = registry[row.id]
+    /// The slots move out of `rows` into the objects (`rows` is left without them), so no row
+    /// is copied. A row decoded without its values (its object was loaded when it was read)
+    /// whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
+    /// refreshed it) is read again.
+    func registeredObjects(for rows: inout [DecodedRow]) throws -> [ManagedObject] {
+        registry.reserveCapacity(registry.count + rows.count)
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        for index in rows.indices {
+            let slots = rows[index].slots.take()
+            objects.append(
+                try registeredObject(
+                    id: rows[index].id, entityIndex: rows[index].entityIndex,
+                    version: rows[index].version, slots: slots))
+        }
+        return objects
+    }
+
+    /// The registered object for one decoded row (see ``registeredObjects(for:)``).
+    private func registeredObject(id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]?)
+        throws -> ManagedObject
+    {
+        let existing = registry[id]
         if let existing, existing.state == .loaded { return existing }
-        guard let slots = row.slots else {
-            guard let stored = try coordinator.row(for: row.id) else {
-                throw ObjectGraphError.objectNotFound(row.id)
+        guard let slots else {
+            guard let stored = try coordinator.row(for: id) else {
+                throw ObjectGraphError.objectNotFound(id)
             }
             return registeredObject(for: stored)
         }
         let object: ManagedObject
         if let existing {
             object = existing
-            load(slots, version: row.version, into: object)
+            load(slots, version: version, into: object)
         } else {
             object = makeObject(
-                entity: schema.entities[row.entityIndex], id: row.id, isFault: false, slots: slots)
-            registry[row.id] = object
-            object.version = row.version
+                entity: schema.entities[entityIndex], id: id, isFault: false, slots: slots)
+            registry[id] = object
+            object.version = version
             object.committed = slots
         }
         object.awakeFromFetch()

@@ -23,6 +23,8 @@ extension ManagedContext {
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(objects, keyPaths: request.relationshipKeyPathsForPrefetching)
         }
+        // Plain objects need no cast per object: [ManagedObject] is [T] then.
+        if T.self == ManagedObject.self { return unsafeBitCast(objects, to: [T].self) }
         return objects.compactMap { $0 as? T }
     }
 
@@ -90,38 +92,28 @@ extension ManagedContext {
     /// Rows come decoded straight into slots from stores that can (``RowDecodingStore``), and
     /// without values for the objects the context holds loaded already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
-        enum Answer {
-            case stored([StoreRow])
-            case decoded([DecodedRow])
-        }
         // Only a non-empty registry can hold objects whose rows need no values.
         let isLoaded: ((ObjectID) -> Bool)? = registry.isEmpty ? nil : { self.holdsLoaded($0) }
-        let answer = try coordinator.withStores { stores -> Answer? in
+        var decoded: [DecodedRow]?
+        var stored: [StoreRow]?
+        try coordinator.withStores { stores in
             guard
                 let store = StoreCoordinator.onlyStore(
                     for: query.entityIndexes, in: stores, schema: schema)
-            else { return nil }
+            else { return }
             if query.result == .rows, let decoding = store as? any RowDecodingStore {
-                return try decoding.fetchDecoded(query, skippingValuesOf: isLoaded).map {
-                    .decoded($0)
-                }
+                decoded = try decoding.fetchDecoded(query, skippingValuesOf: isLoaded)
+            } else {
+                stored = try store.fetch(query)
             }
-            return try store.fetch(query).map { .stored($0) }
         }
-        switch answer {
-        case nil:
-            return nil
-        case .decoded(let rows)?:
-            registry.reserveCapacity(registry.count + rows.count)
-            var objects: [ManagedObject] = []
-            objects.reserveCapacity(rows.count)
-            for index in rows.indices { objects.append(try registeredObject(for: rows[index])) }
-            return objects
-        case .stored(let rows)?:
-            registry.reserveCapacity(registry.count + rows.count)
-            return rows.map { row in
-                query.result == .ids ? registeredFault(for: row) : registeredObject(for: row)
-            }
+        // Taken out of the captured variable, the array is uniquely owned: its rows' slots
+        // move into the objects without a copy.
+        if var rows = decoded.take() { return try registeredObjects(for: &rows) }
+        guard let rows = stored else { return nil }
+        registry.reserveCapacity(registry.count + rows.count)
+        return rows.map { row in
+            query.result == .ids ? registeredFault(for: row) : registeredObject(for: row)
         }
     }
 
