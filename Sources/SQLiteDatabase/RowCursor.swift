@@ -94,6 +94,45 @@ public final class RowCursor {
         return try statement.value(at: index)
     }
 
+    /// The storage class of column `index` in the current row, without reading its value.
+    ///
+    /// With ``int64(at:)``, ``double(at:)`` and ``text(at:)`` it reads a column in place,
+    /// without building a ``DatabaseValue``:
+    ///
+    /// ```swift
+    /// switch try cursor.storageClass(at: 2) {
+    /// case .integer: total += try cursor.int64(at: 2)
+    /// case .null: break
+    /// default: total += Int64(try cursor.decode(Double.self, at: 2))
+    /// }
+    /// ```
+    public func storageClass(at index: Int) throws -> StorageClass {
+        try checkOnRow(columnIndex: index)
+        return try statement.storageClass(at: index)
+    }
+
+    /// Column `index` of the current row as a 64-bit integer: the value itself for an
+    /// `INTEGER`; other storage classes are converted as SQLite's `sqlite3_column_int64` does
+    /// (`NULL` is 0), so check ``storageClass(at:)`` first when that matters.
+    public func int64(at index: Int) throws -> Int64 {
+        try checkOnRow(columnIndex: index)
+        return try statement.int64(at: index)
+    }
+
+    /// Column `index` of the current row as a double: the value itself for a `REAL`; other
+    /// storage classes are converted as SQLite's `sqlite3_column_double` does (`NULL` is 0).
+    public func double(at index: Int) throws -> Double {
+        try checkOnRow(columnIndex: index)
+        return try statement.double(at: index)
+    }
+
+    /// Column `index` of the current row as text: the value itself for a `TEXT`; other
+    /// storage classes are converted as SQLite's `sqlite3_column_text` does (`NULL` is "").
+    public func text(at index: Int) throws -> String {
+        try checkOnRow(columnIndex: index)
+        return try statement.text(at: index)
+    }
+
     /// The value of column `index` in the current row, converted to `T`.
     @inlinable
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int)
@@ -145,3 +184,18 @@ public final class RowCursor {
 
 @available(*, unavailable, message: "A cursor belongs to its database's isolation domain")
 extension RowCursor: Sendable {}
+
+/// The storage class of a value in a row (SQLite's five), as ``RowCursor/storageClass(at:)``
+/// reports it.
+public enum StorageClass: Sendable, Hashable {
+    /// `NULL`.
+    case null
+    /// A 64-bit signed integer.
+    case integer
+    /// A double-precision float.
+    case real
+    /// UTF-8 text.
+    case text
+    /// Bytes.
+    case blob
+}

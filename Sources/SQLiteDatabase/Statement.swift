@@ -341,11 +341,47 @@ public final class Statement {
 
     /// Reads column `index` of the current row. The caller checks that a row is current.
     func value(at index: Int) throws -> DatabaseValue {
+        DatabaseValue(statement: handle, column: try column(index))
+    }
+
+    /// The storage class of column `index` in the current row. The caller checks that a row
+    /// is current.
+    func storageClass(at index: Int) throws -> StorageClass {
+        switch sqlite3_column_type(handle, try column(index)) {
+        case SQLITE_INTEGER: return .integer
+        case SQLITE_FLOAT: return .real
+        case SQLITE_TEXT: return .text
+        case SQLITE_BLOB: return .blob
+        default: return .null
+        }
+    }
+
+    /// Column `index` of the current row as SQLite converts it to an integer.
+    func int64(at index: Int) throws -> Int64 {
+        sqlite3_column_int64(handle, try column(index))
+    }
+
+    /// Column `index` of the current row as SQLite converts it to a double.
+    func double(at index: Int) throws -> Double {
+        sqlite3_column_double(handle, try column(index))
+    }
+
+    /// Column `index` of the current row as SQLite converts it to UTF-8 text.
+    func text(at index: Int) throws -> String {
+        let column = try column(index)
+        // Text first, then its length, as the SQLite documentation advises.
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// `index` as a C column index, or a thrown error when it is out of range.
+    private func column(_ index: Int) throws -> Int32 {
         guard index >= 0, index < columnCount else {
             throw RowDecodingError(
                 reason: .indexOutOfRange(columnCount: columnCount), columnIndex: index, sql: sql)
         }
-        return DatabaseValue(statement: handle, column: Int32(index))
+        return Int32(index)
     }
 
     /// The current row, copied.

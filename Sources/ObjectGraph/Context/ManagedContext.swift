@@ -204,7 +204,18 @@ public final class ManagedContext {
                 object.slots[position] = Self.slot(stored)
             }
         }
-        object.version = row.version
+        loaded(object, version: row.version)
+    }
+
+    /// Fills `object` with the decoded `slots` (one per property) and marks them committed.
+    func load(_ slots: [Slot], version: Int64, into object: ManagedObject) {
+        object.slots = slots
+        loaded(object, version: version)
+    }
+
+    /// Marks the values `object` now holds as its committed ones, read at `version`.
+    private func loaded(_ object: ManagedObject, version: Int64) {
+        object.version = version
         object.commitValues()
         object.state = .loaded
     }
@@ -230,6 +241,60 @@ public final class ManagedContext {
         }
         object.awakeFromFetch()
         return object
+    }
+
+    /// The registered objects for decoded rows, in order: new ones made from their slots,
+    /// faults loaded with them, and objects loaded already as they are (unsaved changes are
+    /// kept).
+    ///
+    /// The slots move out of `rows` into the objects (`rows` is left without them), so no row
+    /// is copied. A row decoded without its values (its object was loaded when it was read)
+    /// whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
+    /// refreshed it) is read again.
+    func registeredObjects(for rows: inout [DecodedRow]) throws -> [ManagedObject] {
+        registry.reserveCapacity(registry.count + rows.count)
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        for index in rows.indices {
+            let slots = rows[index].slots.take()
+            objects.append(
+                try registeredObject(
+                    id: rows[index].id, entityIndex: rows[index].entityIndex,
+                    version: rows[index].version, slots: slots))
+        }
+        return objects
+    }
+
+    /// The registered object for one decoded row (see ``registeredObjects(for:)``).
+    private func registeredObject(id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]?)
+        throws -> ManagedObject
+    {
+        let existing = registry[id]
+        if let existing, existing.state == .loaded { return existing }
+        guard let slots else {
+            guard let stored = try coordinator.row(for: id) else {
+                throw ObjectGraphError.objectNotFound(id)
+            }
+            return registeredObject(for: stored)
+        }
+        let object: ManagedObject
+        if let existing {
+            object = existing
+            load(slots, version: version, into: object)
+        } else {
+            object = makeObject(
+                entity: schema.entities[entityIndex], id: id, isFault: false, slots: slots)
+            registry[id] = object
+            object.version = version
+            object.commitValues()
+        }
+        object.awakeFromFetch()
+        return object
+    }
+
+    /// Whether the object `id` is registered and loaded (its fetched rows need no values).
+    func holdsLoaded(_ id: ObjectID) -> Bool {
+        registry[id]?.state == .loaded
     }
 
     /// The slots of a stored row (relationships as faults).

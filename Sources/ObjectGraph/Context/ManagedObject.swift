@@ -110,13 +110,28 @@ open class ManagedObject {
 
     /// The value of the attribute `key`, or ``Value/null`` when it is nil or not an attribute.
     public subscript(key: String) -> Value {
-        (try? value(for: key)) ?? .null
+        readableValue(for: key) ?? .null
     }
 
     /// The value of the attribute `key` as a Swift type; `nil` when nil, not convertible, or
     /// not an attribute.
+    @inlinable
     public subscript<T: ValueConvertible>(key: String) -> T? {
-        (try? value(for: key)).flatMap { T(value: $0) }
+        // Inlinable, so that callers convert with their concrete type's `init(value:)`.
+        guard let value = readableValue(for: key) else { return nil }
+        return T(value: value)
+    }
+
+    /// The value of the attribute `key` for the subscripts: `nil` when `key` is not an
+    /// attribute or the object's values cannot be loaded (``value(for:)`` throws then).
+    @usableFromInline
+    func readableValue(for key: String) -> Value? {
+        guard let position = try? schema.position(of: key) else { return nil }
+        if state == .fault {
+            do { try fulfill() } catch { return nil }
+        }
+        guard case .value(let value) = slots[position] else { return nil }
+        return value
     }
 
     /// The value of the attribute `key`.

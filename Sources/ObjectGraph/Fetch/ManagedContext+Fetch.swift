@@ -23,6 +23,8 @@ extension ManagedContext {
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(objects, keyPaths: request.relationshipKeyPathsForPrefetching)
         }
+        // Plain objects need no cast per object: [ManagedObject] is [T] then.
+        if T.self == ManagedObject.self { return unsafeBitCast(objects, to: [T].self) }
         return objects.compactMap { $0 as? T }
     }
 
@@ -67,17 +69,9 @@ extension ManagedContext {
             query.offset = request.fetchOffset
             query.limit = request.fetchLimit
         }
-        let answered = try coordinator.withStores { stores in
-            try StoreCoordinator.onlyStore(for: familyIndexes, in: stores, schema: schema)?.fetch(
-                query)
-        }
-        guard let rows = answered else {
+        guard let fetched = try objectsAnswered(by: query) else {
             return try evaluateInMemory(
                 request, familyIndexes: familyIndexes, applyingLimits: applyingLimits)
-        }
-        registry.reserveCapacity(registry.count + rows.count)
-        let fetched = rows.map { row in
-            result == .ids ? registeredFault(for: row) : registeredObject(for: row)
         }
         if pending.isEmpty { return fetched }
         let pendingIDs = Set(pending.map(\.objectID))
@@ -90,6 +84,37 @@ extension ManagedContext {
         }
         guard applyingLimits else { return matches }
         return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
+    }
+
+    /// The registered objects for the rows the one store holding the query's entities answers
+    /// it with, in order; `nil` when no single store can answer it.
+    ///
+    /// Rows come decoded straight into slots from stores that can (``RowDecodingStore``), and
+    /// without values for the objects the context holds loaded already.
+    private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
+        // Only a non-empty registry can hold objects whose rows need no values.
+        let isLoaded: ((ObjectID) -> Bool)? = registry.isEmpty ? nil : { self.holdsLoaded($0) }
+        var decoded: [DecodedRow]?
+        var stored: [StoreRow]?
+        try coordinator.withStores { stores in
+            guard
+                let store = StoreCoordinator.onlyStore(
+                    for: query.entityIndexes, in: stores, schema: schema)
+            else { return }
+            if query.result == .rows, let decoding = store as? any RowDecodingStore {
+                decoded = try decoding.fetchDecoded(query, skippingValuesOf: isLoaded)
+            } else {
+                stored = try store.fetch(query)
+            }
+        }
+        // Taken out of the captured variable, the array is uniquely owned: its rows' slots
+        // move into the objects without a copy.
+        if var rows = decoded.take() { return try registeredObjects(for: &rows) }
+        guard let rows = stored else { return nil }
+        registry.reserveCapacity(registry.count + rows.count)
+        return rows.map { row in
+            query.result == .ids ? registeredFault(for: row) : registeredObject(for: row)
+        }
     }
 
     func storeQuery<T: ManagedObject>(

@@ -54,13 +54,12 @@ extension ManagedContext {
         var byStore: [String: [ManagedObject]] = [:]
         for owner in unloaded { byStore[owner.objectID.storeIdentifier, default: []].append(owner) }
         for (storeID, group) in byStore {
-            let related = try coordinator.withStores { stores in
-                try stores.first { $0.description.identifier == storeID }?.relatedRows(
-                    of: group.map(\.objectID), entityIndex: entityIndex, position: position)
-            }
-            guard let related else { continue }
+            guard
+                let related = try relatedObjects(
+                    of: group, store: storeID, entityIndex: entityIndex, position: position)
+            else { continue }
             for owner in group {
-                let targets = (related[owner.objectID] ?? []).map { registeredObject(for: $0) }
+                let targets = related[owner.objectID] ?? []
                 owner.slots[position] = .toMany(targets)
                 if !owner.originals.isEmpty {
                     owner.fillCommittedFault(at: position, with: targets.map(\.objectID))
@@ -73,6 +72,49 @@ extension ManagedContext {
         return reached
     }
 
+    /// The registered objects related to each of `owners` (objects of the entity at
+    /// `entityIndex` in the store `storeID`) through the to-many relationship at `position`,
+    /// by owner; `nil` when the store keeps relationship lists in its rows already.
+    private func relatedObjects(
+        of owners: [ManagedObject], store storeID: String, entityIndex: Int, position: Int
+    ) throws -> [ObjectID: [ManagedObject]]? {
+        let ids = owners.map(\.objectID)
+        let isLoaded: (ObjectID) -> Bool = { self.holdsLoaded($0) }
+        var decoded: [ObjectID: [DecodedRow]]?
+        var stored: [ObjectID: [StoreRow]]?
+        try coordinator.withStores { stores in
+            guard let store = stores.first(where: { $0.description.identifier == storeID })
+            else { return }
+            if let decoding = store as? any RowDecodingStore {
+                decoded = try decoding.relatedDecodedRows(
+                    of: ids, entityIndex: entityIndex, position: position,
+                    skippingValuesOf: isLoaded)
+            } else {
+                stored = try store.relatedRows(
+                    of: ids, entityIndex: entityIndex, position: position)
+            }
+        }
+        // Objects are registered owner by owner, in the owners' order.
+        var result: [ObjectID: [ManagedObject]] = [:]
+        result.reserveCapacity(ids.count)
+        if var related = decoded.take() {
+            registry.reserveCapacity(registry.count + related.values.reduce(0) { $0 + $1.count })
+            for id in ids {
+                // Removed from the dictionary, each list is uniquely owned (see
+                // `registeredObjects(for:)`).
+                guard var rows = related.removeValue(forKey: id) else { continue }
+                result[id] = try registeredObjects(for: &rows)
+            }
+        } else if let related = stored {
+            for id in ids {
+                result[id] = related[id].map { rows in rows.map { registeredObject(for: $0) } }
+            }
+        } else {
+            return nil
+        }
+        return result
+    }
+
     /// Loads every fault among `objects` with one batch query per store.
     func loadFaults(_ objects: [ManagedObject]) throws {
         let faults = objects.filter { $0.state == .fault && !$0.objectID.isTemporary }
@@ -82,10 +124,19 @@ extension ManagedContext {
             byStore[fault.objectID.storeIdentifier, default: []].append(fault.objectID)
         }
         for (storeID, ids) in byStore {
-            let rows = try coordinator.withStores { stores in
-                try stores.first { $0.description.identifier == storeID }?.rows(for: ids) ?? []
+            var decoded: [DecodedRow]?
+            var stored: [StoreRow] = []
+            try coordinator.withStores { stores in
+                guard let store = stores.first(where: { $0.description.identifier == storeID })
+                else { return }
+                if let decoding = store as? any RowDecodingStore {
+                    decoded = try decoding.decodedRows(for: ids)
+                } else {
+                    stored = try store.rows(for: ids)
+                }
             }
-            for row in rows { _ = registeredObject(for: row) }
+            if var rows = decoded.take() { _ = try registeredObjects(for: &rows) }
+            for row in stored { _ = registeredObject(for: row) }
         }
     }
 }

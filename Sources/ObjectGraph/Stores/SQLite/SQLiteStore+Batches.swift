@@ -7,13 +7,41 @@ extension SQLiteStore {
     static let batchSize = 500
 
     func rows(for ids: [ObjectID]) throws -> [StoreRow] {
+        try rows(for: ids) { cursor, table in try decodeRow(cursor, table: table) }
+    }
+
+    func decodedRows(for ids: [ObjectID]) throws -> [DecodedRow] {
+        try rows(for: ids) { cursor, _ in try decodeRow(cursor, skippingValuesOf: nil) }
+    }
+
+    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
+        -> [ObjectID: [StoreRow]]?
+    {
+        try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
+            cursor, table in try decodeRow(cursor, table: table)
+        }
+    }
+
+    func relatedDecodedRows(
+        of owners: [ObjectID], entityIndex: Int, position: Int,
+        skippingValuesOf isLoaded: ((ObjectID) -> Bool)?
+    ) throws -> [ObjectID: [DecodedRow]]? {
+        try relatedRows(of: owners, entityIndex: entityIndex, position: position) { cursor, _ in
+            try decodeRow(cursor, skippingValuesOf: isLoaded)
+        }
+    }
+
+    /// The rows of `ids`, each decoded by `decode` (given the cursor and the row's table).
+    private func rows<Row>(
+        for ids: [ObjectID], decode: (RowCursor, String) throws -> Row?
+    ) throws -> [Row] {
         var byTable: [String: [Int64]] = [:]
         for id in ids {
             guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
             else { continue }
             byTable[entityLayouts[entity.index].tableName, default: []].append(pk)
         }
-        var rows: [StoreRow] = []
+        var rows: [Row] = []
         for (table, keys) in byTable.sorted(by: { $0.key < $1.key }) {
             for start in stride(from: 0, to: keys.count, by: Self.batchSize) {
                 let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
@@ -23,7 +51,7 @@ extension SQLiteStore {
                         sql: selectAll(from: table) + " WHERE t0.Z_PK IN (\(marks))",
                         arguments: StatementArguments(chunk))
                     while try cursor.step() {
-                        if let row = try decodeRow(cursor, table: table) { rows.append(row) }
+                        if let row = try decode(cursor, table) { rows.append(row) }
                     }
                 }
             }
@@ -31,9 +59,17 @@ extension SQLiteStore {
         return rows
     }
 
-    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
-        -> [ObjectID: [StoreRow]]?
-    {
+    /// The rows related to each of `owners` through the to-many relationship at `position`,
+    /// each decoded by `decode` (given the cursor and the row's table).
+    ///
+    /// Each owner's rows come in relationship order (the order column, then `Z_PK`). Rows are
+    /// read by owner key lists (`IN (…)`, `batchSize` keys at a time), or, when the owners'
+    /// rows look like a good part of the destination table, in one pass over that table
+    /// (see ``scansForRelatedRows(table:column:keys:)``).
+    private func relatedRows<Row>(
+        of owners: [ObjectID], entityIndex: Int, position: Int,
+        decode: (RowCursor, String) throws -> Row?
+    ) throws -> [ObjectID: [Row]]? {
         guard
             case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
             let destination = schema.entity(named: relationship.relationship.destinationEntityName)
@@ -46,17 +82,28 @@ extension SQLiteStore {
             keys.append(pk)
             ownerByKey[pk] = owner
         }
-        var result: [ObjectID: [StoreRow]] = [:]
+        var result: [ObjectID: [Row]] = [:]
         for owner in owners { result[owner] = [] }
-        let select: (String) -> String
+        // Each query: its SQL and its arguments.
+        var queries: [(sql: String, keys: [Int64])] = []
         switch entityLayouts[entityIndex].relationships[relationship.relationship.name] {
         case .inverseForeignKey(_, let column, _, let order)?:
-            let head =
-                selectAll(from: destinationTable, extra: "t0.\(quoteIdentifier(column))")
-                + " WHERE t0.\(quoteIdentifier(column)) IN ("
-            let tail =
-                ") ORDER BY " + (order.map { "t0." + quoteIdentifier($0) + ", " } ?? "") + "t0.Z_PK"
-            select = { head + $0 + tail }
+            let ownerColumn = "t0." + quoteIdentifier(column)
+            let select = selectAll(from: destinationTable, extra: ownerColumn)
+            let ordering = (order.map { "t0." + quoteIdentifier($0) + ", " } ?? "") + "t0.Z_PK"
+            if try scansForRelatedRows(table: destinationTable, column: column, keys: keys) {
+                queries = [
+                    (select + " WHERE \(ownerColumn) IS NOT NULL ORDER BY " + ordering, [])
+                ]
+            } else {
+                // Ordered by owner first, the foreign key's index gives the rows in order.
+                queries = Self.chunks(of: keys).map { chunk in
+                    (
+                        select + " WHERE \(ownerColumn) IN (\(Self.marks(chunk.count))) ORDER BY "
+                            + ownerColumn + ", " + ordering, chunk
+                    )
+                }
+            }
         case .joinTable(let table, let owner, let target, let order)?:
             let head =
                 selectAll(from: destinationTable, extra: "j.\(quoteIdentifier(owner))")
@@ -64,27 +111,63 @@ extension SQLiteStore {
                 + " WHERE j.\(quoteIdentifier(owner)) IN ("
             let tail =
                 ") ORDER BY " + (order.map { "j." + quoteIdentifier($0) + ", " } ?? "") + "t0.Z_PK"
-            select = { head + $0 + tail }
+            queries = Self.chunks(of: keys).map { chunk in
+                (head + Self.marks(chunk.count) + tail, chunk)
+            }
         default:
             return result
         }
         let ownerColumn = (tableColumns[destinationTable]?.names.count ?? 3)
-        for start in stride(from: 0, to: keys.count, by: Self.batchSize) {
-            let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+        for query in queries {
             try sqlite {
                 let cursor = try database.makeCursor(
-                    sql: select(marks),
-                    arguments: StatementArguments(chunk))
+                    sql: query.sql, arguments: StatementArguments(query.keys))
                 while try cursor.step() {
-                    guard case .integer(let ownerKey) = try cursor.value(at: ownerColumn),
-                        let owner = ownerByKey[ownerKey],
-                        let row = try decodeRow(cursor, table: destinationTable)
+                    guard try cursor.storageClass(at: ownerColumn) == .integer,
+                        let owner = ownerByKey[try cursor.int64(at: ownerColumn)],
+                        let row = try decode(cursor, destinationTable)
                     else { continue }
                     result[owner, default: []].append(row)
                 }
             }
         }
         return result
+    }
+
+    /// Whether the rows of `table` whose `column` holds one of `keys` are better read in one
+    /// pass over the table than through the column's index.
+    ///
+    /// Reading through the index costs a B-tree search per row; a pass over the table reads
+    /// every row in order, several times cheaper per row. Without statistics SQLite always
+    /// takes the index, so the store estimates: the matching rows of the first `batchSize`
+    /// keys (counted from the index alone), scaled to all keys, against the table's size
+    /// (its largest `Z_PK`, an upper bound). The pass wins from about a quarter of the table.
+    private func scansForRelatedRows(table: String, column: String, keys: [Int64]) throws
+        -> Bool
+    {
+        guard let sample = Self.chunks(of: keys).first else { return false }
+        let sql =
+            "SELECT (SELECT max(Z_PK) FROM \(quoteIdentifier(table))), (SELECT count(*) FROM "
+            + "\(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(Self.marks(sample.count))))"
+        let (size, matching) = try sqlite { () -> (Int64, Int64) in
+            let cursor = try database.cachedStatement(sql: sql).makeCursor(
+                arguments: StatementArguments(sample))
+            guard try cursor.step() else { return (0, 0) }
+            return (try cursor.int64(at: 0), try cursor.int64(at: 1))
+        }
+        let estimate = Double(matching) * Double(keys.count) / Double(sample.count)
+        return estimate * 4 >= Double(size)
+    }
+
+    /// `keys` in lists of at most `batchSize`.
+    static func chunks(of keys: [Int64]) -> [[Int64]] {
+        stride(from: 0, to: keys.count, by: batchSize).map {
+            Array(keys[$0..<min($0 + batchSize, keys.count)])
+        }
+    }
+
+    /// `?, ?, …`: `count` parameter marks.
+    static func marks(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }

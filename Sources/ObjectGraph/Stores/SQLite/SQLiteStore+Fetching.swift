@@ -3,7 +3,7 @@ import SQLiteDatabase
 
 /// Fetches and counts compiled to SQL. What the compiler cannot translate is left to the
 /// context's in-memory evaluator (the store answers `nil`), so the answer never differs.
-extension SQLiteStore {
+extension SQLiteStore: RowDecodingStore {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
         guard let compiled = compiledSelect(query) else { return nil }
         let table = entityLayouts[query.entityIndex].tableName
@@ -27,6 +27,24 @@ extension SQLiteStore {
                             id: objectID(schema.entities[index].name, pk), entityIndex: index,
                             version: 0, values: []))
                 }
+            }
+            return rows
+        }
+    }
+
+    /// ``fetch(_:)`` for whole rows, decoded straight into slots (see ``RowDecodingStore``).
+    func fetchDecoded(_ query: StoreQuery, skippingValuesOf isLoaded: ((ObjectID) -> Bool)?)
+        throws -> [DecodedRow]?
+    {
+        var query = query
+        query.result = .rows
+        guard let compiled = compiledSelect(query) else { return nil }
+        return try sqlite {
+            var rows: [DecodedRow] = []
+            let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
+                arguments: compiled.statementArguments)
+            while try cursor.step() {
+                if let row = try decodeRow(cursor, skippingValuesOf: isLoaded) { rows.append(row) }
             }
             return rows
         }

@@ -68,26 +68,49 @@ extension SQLiteStore {
             + " AS t0"
     }
 
-    /// Decodes the row under `cursor` (columns of `table` in table order).
+    /// Decodes the row under `cursor` (columns of `table` in table order) as a ``StoreRow``.
     func decodeRow(_ cursor: RowCursor, table: String) throws -> StoreRow? {
-        guard case .integer(let pk) = try cursor.value(at: 0),
-            case .integer(let number) = try cursor.value(at: 1),
-            let index = schemaIndexByNumber[Int(number)]
+        guard let row = try decodeRow(cursor, skippingValuesOf: nil) else { return nil }
+        let values = (row.slots ?? []).map { slot -> StoredValue in
+            switch slot {
+            case .value(let value): return .value(value)
+            case .toOneFault(let id): return .toOne(id)
+            case .toManyFault(let ids): return .toMany(ids)
+            case .toOne(let object): return .toOne(object?.objectID)
+            case .toMany(let objects): return .toMany(objects.map(\.objectID))
+            }
+        }
+        return StoreRow(
+            id: row.id, entityIndex: row.entityIndex, version: row.version, values: values)
+    }
+
+    /// Decodes the row under `cursor` (columns of its table in table order, `Z_PK`, `Z_ENT`
+    /// and `Z_OPT` first) straight into slots; `nil` for a row of no known entity. The values
+    /// are left out when `isLoaded` says the object is loaded already.
+    func decodeRow(_ cursor: RowCursor, skippingValuesOf isLoaded: ((ObjectID) -> Bool)?)
+        throws -> DecodedRow?
+    {
+        guard try cursor.storageClass(at: 0) == .integer,
+            try cursor.storageClass(at: 1) == .integer,
+            let index = schemaIndexByNumber[Int(truncatingIfNeeded: try cursor.int64(at: 1))]
         else { return nil }
-        let version: Int64
-        if case .integer(let opt) = try cursor.value(at: 2) { version = opt } else { version = 0 }
+        let pk = try cursor.int64(at: 0)
+        let version = try cursor.storageClass(at: 2) == .integer ? try cursor.int64(at: 2) : 0
         let entity = schema.entities[index]
-        var values: [StoredValue] = []
-        values.reserveCapacity(entity.properties.count)
-        for (position, step) in plan(for: index).steps.enumerated() {
+        let id = objectID(entity.name, pk)
+        var row = DecodedRow(id: id, entityIndex: index, version: version, slots: nil)
+        if let isLoaded, isLoaded(id) { return row }
+        let steps = plan(for: index).steps
+        var slots: [Slot] = []
+        slots.reserveCapacity(steps.count)
+        for (position, step) in steps.enumerated() {
             switch step {
             case .attribute(let column, let type, let external):
-                var stored = try cursor.value(at: column)
-                if external, case .blob(let bytes) = stored { stored = externalData(bytes) }
                 do {
-                    values.append(
-                        .value(try ValueCoding.value(from: stored, type: type)))
-                } catch {
+                    let value = try attributeValue(
+                        cursor, column: column, type: type, external: external)
+                    slots.append(.value(value))
+                } catch let error as ValueCodingError {
                     throw StoreError.sqlite(
                         path: path,
                         message:
@@ -95,26 +118,66 @@ extension SQLiteStore {
                     )
                 }
             case .toOne(let column, let entityColumn, let destination):
-                guard case .integer(let target) = try cursor.value(at: column) else {
-                    values.append(.toOne(nil))
-                    continue
-                }
-                var name = destination
-                if let entityColumn,
-                    case .integer(let targetNumber) = try cursor.value(at: entityColumn),
-                    let targetIndex = schemaIndexByNumber[Int(targetNumber)]
-                {
-                    name = schema.entities[targetIndex].name
-                }
-                values.append(.toOne(objectID(name, target)))
+                slots.append(
+                    .toOneFault(
+                        try toOneTarget(
+                            cursor, column: column, entityColumn: entityColumn,
+                            destination: destination)))
             case .toMany:
-                values.append(.toMany(nil))
+                slots.append(.toManyFault(nil))
             case .transient:
-                values.append(.value(.null))
+                slots.append(.value(.null))
             }
         }
-        return StoreRow(
-            id: objectID(entity.name, pk), entityIndex: index, version: version, values: values)
+        row.slots = slots
+        return row
+    }
+
+    /// The value of the attribute of type `type` in `column` of the current row.
+    ///
+    /// The common cases (a value of the column's own storage class) are read in place; the
+    /// others go through ``ValueCoding``, which converts what Core Data accepts and throws for
+    /// what it does not.
+    private func attributeValue(
+        _ cursor: RowCursor, column: Int, type: AttributeType, external: Bool
+    ) throws -> Value {
+        switch (try cursor.storageClass(at: column), type) {
+        case (.null, _):
+            return .null
+        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64):
+            let number = try cursor.int64(at: column)
+            if type.integerRange?.contains(number) == true { return .integer(number) }
+        case (.integer, .boolean):
+            return .bool(try cursor.int64(at: column) != 0)
+        case (.real, .double), (.real, .float):
+            return .double(try cursor.double(at: column))
+        case (.real, .date):
+            return .date(Date(timeIntervalSinceReferenceDate: try cursor.double(at: column)))
+        case (.text, .string):
+            return .string(try cursor.text(at: column))
+        default:
+            break
+        }
+        var stored = try cursor.value(at: column)
+        if external, case .blob(let bytes) = stored { stored = externalData(bytes) }
+        return try ValueCoding.value(from: stored, type: type)
+    }
+
+    /// The ID of a to-one relationship's target in `column` of the current row (its entity
+    /// from `entityColumn` when the destination has subentities), or `nil` when there is none.
+    private func toOneTarget(
+        _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: String
+    ) throws -> ObjectID? {
+        guard try cursor.storageClass(at: column) == .integer else { return nil }
+        let target = try cursor.int64(at: column)
+        var name = destination
+        if let entityColumn, try cursor.storageClass(at: entityColumn) == .integer,
+            let targetIndex = schemaIndexByNumber[
+                Int(truncatingIfNeeded: try cursor.int64(at: entityColumn))]
+        {
+            name = schema.entities[targetIndex].name
+        }
+        return objectID(name, target)
     }
 
     func objectID(_ entity: String, _ key: Int64) -> ObjectID {

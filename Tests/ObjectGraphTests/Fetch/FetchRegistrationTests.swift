@@ -1,0 +1,126 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+@testable import ObjectGraph
+
+/// A person whose `awakeFromFetch`, for the person named "Ann", turns every other registered
+/// object back into a fault (to check that a fetch still loads the rows after it).
+final class RefreshingPerson: ManagedObject {
+    override func awakeFromFetch() {
+        guard let context, self["name"] as String? == "Ann" else { return }
+        for object in context.registeredObjects where object !== self {
+            try? context.refresh(object, mergeChanges: false)
+        }
+    }
+}
+
+@Suite("Fetched rows and registered objects (SQLite)")
+struct FetchRegistrationTests {
+    /// A league file with the people `names` (ages 20, 21, …), saved.
+    static func people(_ folder: URL, _ names: [String]) throws -> URL {
+        let url = folder.appendingPathComponent("People.sqlite")
+        let context = try SQLiteStoreTests.open(url)
+        for (index, name) in names.enumerated() {
+            let person = try context.insert("Person")
+            try person.set(name, for: "name")
+            try person.set(20 + index, for: "age")
+        }
+        try context.save()
+        return url
+    }
+
+    static func byName(_ predicate: String? = nil) throws -> FetchRequest<ManagedObject> {
+        FetchRequest(
+            entityName: "Person", predicate: try predicate.map { try Predicate(format: $0) },
+            sortDescriptors: [SortDescriptor("name")])
+    }
+
+    @Test("fetching again gives the same instances and keeps their unsaved changes")
+    func refetchKeepsInstances() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let context = try SQLiteStoreTests.open(try Self.people(folder, ["Ann", "Bob", "Cid"]))
+        let first = try context.fetch(Self.byName())
+        try first[1].set(99, for: "age")
+        let second = try context.fetch(Self.byName())
+        #expect(second.count == 3)
+        #expect(zip(first, second).allSatisfy { $0 === $1 })
+        #expect(second[1]["age"] as Int? == 99)
+        #expect(second[1].changedKeys == ["age"])
+        #expect(second[2]["age"] as Int? == 22)
+    }
+
+    @Test("a fault registered before a fetch is loaded by it, with the store's values")
+    func faultLoadedByFetch() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.people(folder, ["Ann", "Bob"])
+        let reader = try SQLiteStoreTests.open(url)
+        let ids = try reader.fetchObjectIDs(Self.byName())
+        let context = try SQLiteStoreTests.open(url)
+        let fault = try context.object(with: ids[1])
+        #expect(fault.isFault)
+        let fetched = try context.fetch(Self.byName())
+        #expect(fetched[1] === fault)
+        #expect(!fault.isFault)
+        #expect(fault["name"] as String? == "Bob")
+        #expect(fault["age"] as Int? == 21)
+        #expect(!fault.hasChanges)
+    }
+
+    @Test("rows skipped for loaded objects are read again when a hook faulted those objects")
+    func hookFaultsLoadedObjects() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.people(folder, ["Ann", "Bob", "Cid"])
+        let classes = ManagedObjectClasses()
+        classes.register(RefreshingPerson.self, forEntity: "Person")
+        let coordinator = StoreCoordinator(model: TestModels.league())
+        try coordinator.addStore(type: .sqlite, at: url)
+        let context = ManagedContext(coordinator: coordinator, classes: classes)
+        // Bob and Cid are loaded first; fetching everyone then loads Ann, whose hook turns
+        // Bob and Cid back into faults before their (value-less) rows are registered.
+        let later = try context.fetch(Self.byName("name != 'Ann'"))
+        #expect(later.count == 2)
+        let everyone = try context.fetch(Self.byName())
+        #expect(everyone.map { $0["name"] as String? } == ["Ann", "Bob", "Cid"])
+        #expect(everyone.allSatisfy { !$0.isFault })
+        #expect(everyone[1] === later[0])
+        #expect(everyone[2]["age"] as Int? == 22)
+    }
+
+    @Test("values stored with another storage class are converted as Core Data reads them")
+    func storageClassConversions() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.people(folder, ["Ann"])
+        let database = try Database(path: url.path)
+        try database.execute(
+            sql: "UPDATE ZPERSON SET ZAGE = ' 42', ZSCORE = 3, ZBORN = 100, ZEMAIL = 7")
+        try database.close()
+        let context = try SQLiteStoreTests.open(url)
+        let person = try #require(try context.fetch(Self.byName()).first)
+        #expect(person["age"] == .integer(42))
+        #expect(person["score"] == .double(3))
+        #expect(person["born"] == .date(Date(timeIntervalSinceReferenceDate: 100)))
+        #expect(person["email"] == .string("7"))
+    }
+
+    @Test("a value that does not fit its attribute fails the fetch, naming it and the row")
+    func unreadableValue() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.people(folder, ["Ann"])
+        let database = try Database(path: url.path)
+        try database.execute(sql: "UPDATE ZPERSON SET ZAGE = 70000")
+        try database.close()
+        let context = try SQLiteStoreTests.open(url)
+        do {
+            _ = try context.fetch(Self.byName())
+            Issue.record("the fetch should have failed")
+        } catch let error as StoreError {
+            #expect("\(error)".contains("Person.age of row 1"))
+        }
+    }
+}
