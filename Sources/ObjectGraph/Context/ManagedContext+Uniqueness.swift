@@ -1,8 +1,6 @@
 /// Uniqueness constraints, checked across the context's objects and the stores' rows.
 extension ManagedContext {
     func uniquenessProblems(_ objects: [ManagedObject]) -> [ValidationError.Problem] {
-        guard schema.entities.contains(where: { !$0.entity.uniquenessConstraints.isEmpty })
-        else { return [] }
         var checks: [(declaring: EntitySchema, properties: [String])] = []
         for object in objects {
             var entity: EntitySchema? = object.schema

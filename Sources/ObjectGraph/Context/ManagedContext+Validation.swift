@@ -24,7 +24,10 @@ extension ManagedContext {
                 problems.append(problem(object, nil, .custom, .null, "\(error)"))
             }
         }
-        problems += uniquenessProblems(objects.filter { !$0.deletedFlag })
+        if schema.hasUniquenessConstraints {
+            problems += uniquenessProblems(objects.filter { !$0.deletedFlag })
+        }
+        if problems.count < 2 { return problems }
         return problems.sorted { ObjectID.precedes($0.objectID, $1.objectID) }
     }
 

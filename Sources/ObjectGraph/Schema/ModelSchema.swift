@@ -4,6 +4,11 @@ import Foundation
 /// properties first) laid out by position, relationships resolved to entity indexes. Built once
 /// per coordinator; immutable and shared by every context and store.
 final class ModelSchema: Sendable {
+    /// Whether any entity has a uniqueness constraint (saves check them only then).
+    var hasUniquenessConstraints: Bool {
+        entities.contains { !$0.entity.uniquenessConstraints.isEmpty }
+    }
+
     /// The model it was built from.
     let model: EntityModel
     /// One schema per entity, in model order.

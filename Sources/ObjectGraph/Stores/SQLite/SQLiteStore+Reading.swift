@@ -181,7 +181,10 @@ extension SQLiteStore {
     }
 
     func objectID(_ entity: String, _ key: Int64) -> ObjectID {
-        ObjectID(entityName: entity, storeIdentifier: description.identifier, key: .permanent(key))
+        if let space = idSpaces[entity] { return ObjectID(space: space, key: .permanent(key)) }
+        let space = ObjectIDSpace.named(entity, storeIdentifier: description.identifier)
+        idSpaces[entity] = space
+        return ObjectID(space: space, key: .permanent(key))
     }
 
     /// Core Data's external-storage marker: `0x01` + the bytes inline, or `0x02` + the UUID

@@ -43,6 +43,8 @@ final class SQLiteStore: PersistentStore {
     }
     /// Row decoding plans by schema entity index, made on first use.
     var plans: [Int: RowDecodingPlan] = [:]
+    /// The object-ID space of each entity in this store, by entity name, made on first use.
+    var idSpaces: [String: ObjectIDSpace] = [:]
     /// Row writing plans by schema entity index, made on first use.
     var writePlans: [Int: RowWritingPlan] = [:]
     /// Partial UPDATE statements by entity and changed columns.
