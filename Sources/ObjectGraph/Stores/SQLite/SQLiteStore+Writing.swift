@@ -2,7 +2,9 @@ import Foundation
 import SQLiteDatabase
 
 /// How to write one entity's rows.
-struct RowWritingPlan {
+/// (A class: the plan is looked up for every saved row, and handing out a reference costs one
+/// retain where copying a struct of arrays and strings costs a dozen.)
+final class RowWritingPlan {
     enum Binding {
         case attribute(position: Int, type: AttributeType, external: Bool)
         case toOneKey(position: Int)
@@ -45,6 +47,22 @@ struct RowWritingPlan {
     let orders: [OrderWrite]
     /// Whether the table has a unique index (updates may then need a second pass).
     let hasUniqueIndex: Bool
+
+    init(
+        table: String, insertSQL: String, updateSQL: String, deleteSQL: String,
+        bindings: [Binding], columns: [String], joins: [JoinWrite], orders: [OrderWrite],
+        hasUniqueIndex: Bool
+    ) {
+        self.table = table
+        self.insertSQL = insertSQL
+        self.updateSQL = updateSQL
+        self.deleteSQL = deleteSQL
+        self.bindings = bindings
+        self.columns = columns
+        self.joins = joins
+        self.orders = orders
+        self.hasUniqueIndex = hasUniqueIndex
+    }
 
     /// Whether saving a row writes more than its own row (join tables, order keys).
     var writesLinks: Bool { !joins.isEmpty || !orders.isEmpty }
@@ -273,7 +291,9 @@ extension SQLiteStore {
     /// Whether every string of `row` is NFC (ASCII always is).
     func textIsNFC(_ row: PendingRow) -> Bool {
         let entity = schema.entities[row.entityIndex]
-        for position in entity.attributePositions {
+        // An update writes only its changed columns: only they can bring new text.
+        for position in row.changedPositions ?? entity.attributePositions
+        where entity.kinds[position] == 0 {
             let text: String
             switch row.attribute(at: position) {
             case .string(let string): text = string
