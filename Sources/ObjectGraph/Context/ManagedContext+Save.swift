@@ -10,36 +10,34 @@ extension ManagedContext {
     ///   failure (with the stores that did save, when several stores take part).
     public func save() throws {
         forgetInsertedAndDeleted()
-        var saving = touched.values.filter(\.hasUnsavedWork)
-        guard !saving.isEmpty else { return }
+        var batch = SaveBatch(touched.values)
+        guard !batch.isEmpty else { return }
+        var saving = batch.objects
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
         let before = changeCount
         for object in saving { object.willSave() }
-        if changeCount != before { saving = touched.values.filter(\.hasUnsavedWork) }
+        if changeCount != before {
+            batch = SaveBatch(touched.values)
+            saving = batch.objects
+        }
         let problems = validationProblems(saving)
         guard problems.isEmpty else {
             throw SaveError.validation(ValidationError(problems: problems))
         }
-        // New objects get keys, and reach the store, in the order they were inserted (rows
-        // appended in key order keep SQLite's B-trees dense and its writes sequential).
-        let inserted = Self.inInsertionOrder(saving.filter { $0.insertedFlag && !$0.deletedFlag })
-        try obtainPermanentIDs(for: inserted)
+        try obtainPermanentIDs(for: batch.inserted)
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
         }
         try coordinator.withStores { stores in
             var plan = SavePlan(schema: schema, stores: stores)
-            for object in inserted {
+            for object in batch.inserted {
                 try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
             }
-            // Updates and deletions in key order too: rows visited in page order, not at
-            // random (random order makes SQLite spill and rewrite pages again and again).
-            for object in Self.inInsertionOrder(saving.filter { !$0.insertedFlag }) {
-                if object.deletedFlag {
-                    try plan.add(deletion: object)
-                } else {
-                    let changed = object.changedPositions()
+            for (object, changed) in batch.saved {
+                if let changed {
                     try plan.add(.object(object, changed: changed), of: object, as: \.updated)
+                } else {
+                    try plan.add(deletion: object)
                 }
             }
             var conflicts: [SaveConflict] = []
@@ -69,13 +67,6 @@ extension ManagedContext {
         let summary = observers.isEmpty ? nil : changeSummary(saving)
         commit(saving, everything: true)
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
-    }
-
-    /// `objects` in the order they were inserted, i.e. by key (each ID's order read once).
-    private static func inInsertionOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
-        let keys = objects.map(\.objectID.insertionOrder)
-        let order = keys.indices.sorted { keys[$0] < keys[$1] }
-        return order.map { objects[$0] }
     }
 
     /// Objects inserted and then deleted have nothing to save: they leave the context (undoing
