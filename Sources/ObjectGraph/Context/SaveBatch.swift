@@ -21,7 +21,9 @@ struct SaveBatch {
                 old.append((object.objectID.insertionOrder, object, nil))
             } else {
                 let changed = object.changedPositions()
-                if !changed.isEmpty { old.append((object.objectID.insertionOrder, object, changed)) }
+                if !changed.isEmpty {
+                    old.append((object.objectID.insertionOrder, object, changed))
+                }
             }
         }
         new.sort { $0.order < $1.order }
