@@ -33,10 +33,11 @@ extension ManagedContext {
             for object in batch.inserted {
                 try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
             }
-            for (object, changed) in batch.saved {
-                if let changed {
+            for (object, change) in batch.saved {
+                switch change {
+                case .update(let changed):
                     try plan.add(.object(object, changed: changed), of: object, as: \.updated)
-                } else {
+                case .delete:
                     try plan.add(deletion: object)
                 }
             }

@@ -341,6 +341,22 @@ open class ManagedObject {
         }
     }
 
+    /// ``changedPositions()`` as a bit per position, without building the list: `0` when
+    /// nothing changed, `nil` when a changed position is past 63.
+    func changedPositionMask() -> UInt64? {
+        guard state == .loaded else { return 0 }
+        guard hasCommitted else { return PendingRow.mask(of: changedPositions()) }
+        let transient = schema.isTransient
+        var mask: UInt64 = 0
+        for entry in originals where !transient[entry.position] {
+            if !Self.same(slots[entry.position], entry.slot, ordered: isOrdered(entry.position)) {
+                guard entry.position < 64 else { return nil }
+                mask |= 1 << UInt64(entry.position)
+            }
+        }
+        return mask
+    }
+
     /// The positions whose value differs from the committed one (all non-empty ones for an
     /// object never saved), in ascending order.
     func changedPositions() -> [Int] {

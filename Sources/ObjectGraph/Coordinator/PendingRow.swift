@@ -5,9 +5,10 @@
 /// Change sets live for the duration of one `save` call on the saving thread; a store reads
 /// what it needs and keeps copies (``row``), never the objects.
 enum PendingRow {
-    /// A context's object; `changed` lists the positions that changed since it was read
-    /// (`nil` for an insert: everything is new).
-    case object(ManagedObject, changed: [Int]?)
+    /// A context's object; `changed` has a bit set for each position that changed since it
+    /// was read (`nil` for an insert — everything is new — or when a changed position is past
+    /// 63: every column is written then). A mask, not a list: no allocation per saved object.
+    case object(ManagedObject, changed: UInt64?)
     /// A row given whole.
     indirect case row(StoreRow)
 
@@ -38,9 +39,34 @@ enum PendingRow {
     /// For updates: the positions that changed (`nil`: unknown, write everything).
     var changedPositions: [Int]? {
         switch self {
-        case .object(_, let changed): return changed
+        case .object(_, let changed): return changed.map(Self.positions(in:))
         case .row(let row): return row.changedPositions
         }
+    }
+
+    /// For updates: a bit per changed position (`nil`: unknown or past 63, write everything).
+    var changedMask: UInt64? {
+        switch self {
+        case .object(_, let changed): return changed
+        case .row(let row):
+            guard let positions = row.changedPositions else { return nil }
+            return Self.mask(of: positions)
+        }
+    }
+
+    /// The positions whose bits are set in `mask`, ascending.
+    static func positions(in mask: UInt64) -> [Int] {
+        (0..<64).filter { mask & (1 << UInt64($0)) != 0 }
+    }
+
+    /// The mask of `positions`, or `nil` when one is past 63.
+    static func mask(of positions: [Int]) -> UInt64? {
+        var mask: UInt64 = 0
+        for position in positions {
+            guard position >= 0, position < 64 else { return nil }
+            mask |= 1 << UInt64(position)
+        }
+        return mask
     }
 
     /// What the store keeps at `position` (transient properties hold nil).
@@ -94,7 +120,7 @@ enum PendingRow {
             for position in 0..<count { values.append(value(at: position)) }
             return StoreRow(
                 id: object.objectID, entityIndex: object.schema.index, version: object.version,
-                values: values, changedPositions: changed)
+                values: values, changedPositions: changed.map(Self.positions(in:)))
         }
     }
 

@@ -215,10 +215,17 @@ enum PropertySchema: Sendable {
 }
 
 /// A relationship with its destination resolved.
-struct RelationshipSchema: Sendable {
+/// (A class: relationship paths look it up on every change, and a reference is one retain
+/// where copying the declared relationship's strings is many.)
+final class RelationshipSchema: Sendable {
     let relationship: Relationship
     /// The destination entity's index, or `nil` when the model names an unknown entity.
     let destinationIndex: Int?
+
+    init(relationship: Relationship, destinationIndex: Int?) {
+        self.relationship = relationship
+        self.destinationIndex = destinationIndex
+    }
 
     var isToMany: Bool { relationship.isToMany }
     var inverseName: String? { relationship.inverseName }

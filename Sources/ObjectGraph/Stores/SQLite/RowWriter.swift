@@ -9,7 +9,13 @@ struct RowWriter {
     var values: [DatabaseValue] = []
     private var inserts: [Int: Statement] = [:]
     private var deletes: [Int: Statement] = [:]
-    private var updates: [RowWritingPlan.UpdateKey: Statement] = [:]
+    private var updates: [UpdateKey: Statement] = [:]
+
+    /// An UPDATE by entity and changed positions (`nil`: every column).
+    private struct UpdateKey: Hashable {
+        let entityIndex: Int
+        let changed: UInt64?
+    }
 
     init(db: Database) {
         self.db = db
@@ -32,10 +38,12 @@ struct RowWriter {
         return statement
     }
 
-    /// The UPDATE of the columns `key` names (`sql` made only the first time).
+    /// The UPDATE of the entity at `index` writing the columns of the positions in `changed`
+    /// (every column when `nil`); `sql` is made only the first time.
     mutating func updateStatement(
-        for key: RowWritingPlan.UpdateKey, sql: () -> String
+        for index: Int, changed: UInt64?, sql: () -> String
     ) throws -> Statement {
+        let key = UpdateKey(entityIndex: index, changed: changed)
         if let known = updates[key] { return known }
         let statement = try db.cachedStatement(sql: sql())
         updates[key] = statement

@@ -176,28 +176,21 @@ extension SQLiteStore {
     func save(_ changes: ChangeSet) throws {
         if description.isReadOnly { throw StoreError.readOnly(path: path) }
         if textIsNFC,
-            !changes.inserted.allSatisfy(textIsNFC) || !changes.updated.allSatisfy(textIsNFC)
+            !changes.inserted.indices.allSatisfy({ textIsNFC(changes.inserted[$0]) })
+                || !changes.updated.indices.allSatisfy({ textIsNFC(changes.updated[$0]) })
         {
             textIsNFC = false
         }
+        let updatedPlans = Self.entities(of: changes.updated).map(writePlan(for:))
+        let insertedPlans = Self.entities(of: changes.inserted).map(writePlan(for:))
         try sqlite {
             try database.inTransaction(.immediate) { db in
                 var writer = RowWriter(db: db)
                 var conflicts: [SaveConflict] = []
-                for row in changes.inserted {
-                    guard case .permanent(let pk) = row.id.key else { continue }
-                    let index = row.entityIndex
-                    let plan = writePlan(for: index)
-                    writer.values.append(.integer(pk))
-                    writer.values.append(.integer(Int64(entityLayouts[index].entityNumber)))
-                    for binding in plan.bindings {
-                        try appendColumnValue(binding, of: row, to: &writer.values)
-                    }
-                    try writer.run(writer.insertStatement(for: index, sql: plan.insertSQL))
+                for position in changes.inserted.indices {
+                    try insert(changes.inserted[position], &writer)
                 }
-                if !changes.updated.contains(where: {
-                    writePlan(for: $0.entityIndex).hasUniqueIndex
-                }) {
+                if !updatedPlans.contains(where: \.hasUniqueIndex) {
                     // No unique index to trip over: no savepoint either (a savepoint makes
                     // SQLite keep every page it changes a second time, in its statement
                     // journal).
@@ -214,11 +207,11 @@ extension SQLiteStore {
                         conflicts += try update(changes.updated, &writer)
                     }
                 }
-                for row in changes.inserted where writePlan(for: row.entityIndex).writesLinks {
-                    try writeRelationships(row, db)
+                if insertedPlans.contains(where: \.writesLinks) {
+                    for row in changes.inserted { try writeRelationships(row, db) }
                 }
-                for row in changes.updated where writePlan(for: row.entityIndex).writesLinks {
-                    try writeRelationships(row, db)
+                if updatedPlans.contains(where: \.writesLinks) {
+                    for row in changes.updated { try writeRelationships(row, db) }
                 }
                 for (id, version) in changes.deleted {
                     guard case .permanent(let pk) = id.key,
@@ -246,46 +239,70 @@ extension SQLiteStore {
         }
     }
 
+    /// The distinct entities of `rows` (few; found in one pass that copies no row).
+    private static func entities(of rows: [PendingRow]) -> [Int] {
+        var result: [Int] = []
+        var last = -1
+        for position in rows.indices {
+            let entity = rows[position].entityIndex
+            if entity != last, !result.contains(entity) { result.append(entity) }
+            last = entity
+        }
+        return result
+    }
+
+    private func insert(_ row: PendingRow, _ writer: inout RowWriter) throws {
+        guard case .permanent(let pk) = row.id.key else { return }
+        let index = row.entityIndex
+        let plan = writePlan(for: index)
+        writer.values.append(.integer(pk))
+        writer.values.append(.integer(Int64(entityLayouts[index].entityNumber)))
+        for binding in plan.bindings {
+            try appendColumnValue(binding, of: row, to: &writer.values)
+        }
+        try writer.run(writer.insertStatement(for: index, sql: plan.insertSQL))
+    }
+
     private func update(_ rows: [PendingRow], _ writer: inout RowWriter) throws
         -> [SaveConflict]
     {
         var conflicts: [SaveConflict] = []
-        for row in rows {
-            guard case .permanent(let pk) = row.id.key else { continue }
-            let index = row.entityIndex
-            let plan = writePlan(for: index)
-            let statement: Statement
-            if let changed = row.changedPositions {
-                let keep = plan.bindings.indices.filter {
-                    changed.contains(plan.bindings[$0].position)
-                }
-                for binding in keep {
-                    try appendColumnValue(plan.bindings[binding], of: row, to: &writer.values)
-                }
-                statement = try writer.updateStatement(
-                    for: RowWritingPlan.UpdateKey(entityIndex: index, bindings: keep)
-                ) { updateSQL(for: index, bindings: keep, plan: plan) }
-            } else {
-                for binding in plan.bindings {
-                    try appendColumnValue(binding, of: row, to: &writer.values)
-                }
-                statement = try writer.updateStatement(
-                    for: RowWritingPlan.UpdateKey(
-                        entityIndex: index, bindings: Array(plan.bindings.indices))
-                ) { plan.updateSQL }
-            }
-            writer.values.append(.integer(row.version + 1))
-            writer.values.append(.integer(pk))
-            writer.values.append(.integer(row.version))
-            try writer.run(statement)
-            if writer.db.changes == 0 {
-                conflicts.append(
-                    SaveConflict(
-                        objectID: row.id, expectedVersion: row.version,
-                        storeVersion: try currentVersion(of: row.id) ?? 0))
-            }
+        for position in rows.indices {
+            if let conflict = try update(rows[position], &writer) { conflicts.append(conflict) }
         }
         return conflicts
+    }
+
+    /// Updates one row; a conflict when its version moved since it was read.
+    private func update(_ row: PendingRow, _ writer: inout RowWriter) throws -> SaveConflict? {
+        guard case .permanent(let pk) = row.id.key else { return nil }
+        let index = row.entityIndex
+        let plan = writePlan(for: index)
+        let statement: Statement
+        if let changed = row.changedMask {
+            for binding in plan.bindings where changed & (1 << UInt64(binding.position)) != 0 {
+                try appendColumnValue(binding, of: row, to: &writer.values)
+            }
+            statement = try writer.updateStatement(for: index, changed: changed) {
+                let keep = plan.bindings.indices.filter {
+                    changed & (1 << UInt64(plan.bindings[$0].position)) != 0
+                }
+                return updateSQL(for: index, bindings: keep, plan: plan)
+            }
+        } else {
+            for binding in plan.bindings {
+                try appendColumnValue(binding, of: row, to: &writer.values)
+            }
+            statement = try writer.updateStatement(for: index, changed: nil) { plan.updateSQL }
+        }
+        writer.values.append(.integer(row.version + 1))
+        writer.values.append(.integer(pk))
+        writer.values.append(.integer(row.version))
+        try writer.run(statement)
+        guard writer.db.changes == 0 else { return nil }
+        return SaveConflict(
+            objectID: row.id, expectedVersion: row.version,
+            storeVersion: try currentVersion(of: row.id) ?? 0)
     }
 
     /// Whether every string of `row` is NFC (ASCII always is).
