@@ -28,16 +28,11 @@ extension ManagedContext {
             {
                 // One object added or removed: record just that, not the whole old list (so
                 // building a relationship of k objects keeps O(k) undo state, not O(k²)).
-                undoManager.register { [weak self] in
-                    guard let self, case .toMany(var list) = object.slots[position] else { return }
-                    edit.reverse(&list)
-                    self.setSlot(object, position, .toMany(list))
-                }
+                undoManager.record(
+                    .reverseEdit(ContextReference(self), object, position: position, edit: edit))
             } else {
-                undoManager.register { [weak self] in
-                    guard let self else { return }
-                    self.setSlot(object, position, old)
-                }
+                undoManager.record(
+                    .restoreSlot(ContextReference(self), object, position: position, slot: old))
             }
         }
         object.slots[position] = slot
@@ -59,11 +54,8 @@ extension ManagedContext {
         object.slots[position] = .toMany(list)
         if let undoManager, undoManager.isUndoRegistrationEnabled {
             let edit = ToManyEdit(object: member, index: at, wasAdded: true)
-            undoManager.register { [weak self] in
-                guard let self, case .toMany(var current) = object.slots[position] else { return }
-                edit.reverse(&current)
-                self.setSlot(object, position, .toMany(current))
-            }
+            undoManager.record(
+                .reverseEdit(ContextReference(self), object, position: position, edit: edit))
         }
         noteChange(object, position)
     }
@@ -80,11 +72,8 @@ extension ManagedContext {
         object.slots[position] = .toMany(list)
         if let undoManager, undoManager.isUndoRegistrationEnabled {
             let edit = ToManyEdit(object: member, index: index, wasAdded: false)
-            undoManager.register { [weak self] in
-                guard let self, case .toMany(var current) = object.slots[position] else { return }
-                edit.reverse(&current)
-                self.setSlot(object, position, .toMany(current))
-            }
+            undoManager.record(
+                .reverseEdit(ContextReference(self), object, position: position, edit: edit))
         }
         noteChange(object, position)
     }

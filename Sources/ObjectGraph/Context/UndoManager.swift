@@ -16,7 +16,7 @@
 ///
 /// Like Foundation's, a new change made while there are redo actions clears them.
 public final class UndoManager {
-    typealias Action = () -> Void
+    typealias Action = UndoAction
 
     struct Group {
         var name: String
@@ -134,8 +134,13 @@ public final class UndoManager {
 
     // MARK: - Recording
 
+    /// Records a closure that reverses a change just made.
+    func register(_ body: @escaping () -> Void) {
+        record(.perform(body))
+    }
+
     /// Records how to reverse a change just made.
-    func register(_ action: @escaping Action) {
+    func record(_ action: Action) {
         guard isUndoRegistrationEnabled else { return }
         if isUndoing || isRedoing {
             collecting?.actions.append(action)
@@ -153,7 +158,7 @@ public final class UndoManager {
 
     private func run(_ group: Group) -> Group {
         collecting = Group(name: group.name)
-        for action in group.actions.reversed() { action() }
+        for action in group.actions.reversed() { action.run() }
         let reversed = collecting ?? Group(name: group.name)
         collecting = nil
         return reversed
