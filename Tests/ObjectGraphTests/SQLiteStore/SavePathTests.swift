@@ -187,6 +187,41 @@ struct SavePathTests {
                 == ["B", "C", "D"])
     }
 
+    @Test("an entity with more than 64 properties saves changes past the 64th")
+    func wideEntity() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("Wide.sqlite")
+        let wide = Entity(
+            "Wide", attributes: (0..<70).map { Attribute("a\($0)", type: .integer64) })
+        let model = EntityModel(entities: [wide])
+        func open() throws -> ManagedContext {
+            let coordinator = StoreCoordinator(model: model)
+            try coordinator.addStore(type: .sqlite, at: url)
+            return ManagedContext(coordinator: coordinator)
+        }
+        do {
+            let context = try open()
+            let object = try context.insert("Wide")
+            for index in 0..<70 { try object.set(Int64(index), for: "a\(index)") }
+            try context.save()
+            try object.set(1_000, for: "a69")
+            try context.save()
+            try object.set(2_000, for: "a3")
+            try object.set(3_000, for: "a68")
+            try context.save()
+            try object.set(4_000, for: "a5")
+            try context.save()
+        }
+        let object = try #require(try open().fetch(FetchRequest(entityName: "Wide")).first)
+        #expect(object["a69"] == Value.integer(1_000))
+        #expect(object["a3"] == Value.integer(2_000))
+        #expect(object["a68"] == Value.integer(3_000))
+        #expect(object["a5"] == Value.integer(4_000))
+        #expect(object["a0"] == Value.integer(0))
+        #expect(object["a67"] == Value.integer(67))
+    }
+
     @Test("object IDs are equal by entity, store and key, however they were made")
     func objectIDEquality() throws {
         let a = ObjectID(entityName: "Article", storeIdentifier: "S", key: .permanent(7))
