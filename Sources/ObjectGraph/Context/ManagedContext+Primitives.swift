@@ -154,25 +154,19 @@ extension ManagedContext {
         }
     }
 
+    /// Notes that `object` changed.
     func touch(_ object: ManagedObject) {
-        // The flag spares a dictionary write for every further change of the same object.
-        if !object.isTouched {
-            object.isTouched = true
-            touched[ObjectIdentifier(object)] = object
-        }
+        touched.insert(object)
         changeCount &+= 1
     }
 
     /// Forgets that `object` changed (it was saved, discarded or refreshed).
     func untouch(_ object: ManagedObject) {
-        guard object.isTouched else { return }
-        object.isTouched = false
-        touched[ObjectIdentifier(object)] = nil
+        touched.remove(object)
     }
 
     /// Forgets every change.
     func untouchAll() {
-        for object in touched.values { object.isTouched = false }
         touched.removeAll()
     }
 

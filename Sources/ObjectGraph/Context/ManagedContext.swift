@@ -38,7 +38,7 @@ public final class ManagedContext {
     var schema: ModelSchema { coordinator.schema }
     var registry: [ObjectID: ManagedObject] = [:]
     /// Objects with a change since the last save (inserted, deleted or edited).
-    var touched: [ObjectIdentifier: ManagedObject] = [:]
+    var touched = ChangedObjects()
     var classes: ManagedObjectClasses
     /// How deep public changing calls are nested (an undo group spans the outermost).
     var changeDepth = 0

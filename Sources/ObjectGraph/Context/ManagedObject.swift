@@ -41,8 +41,8 @@ open class ManagedObject {
     var version: Int64 = 0
     var insertedFlag = false
     var deletedFlag = false
-    /// Whether the object is in its context's set of changed objects.
-    var isTouched = false
+    /// Where the object is in its context's set of changed objects (-1: not in it).
+    var touchIndex = -1
 
     /// The object's ID: temporary until the first save, then permanent.
     public internal(set) var objectID: ObjectID
