@@ -36,7 +36,7 @@ public final class ManagedContext {
     public var name: String?
 
     var schema: ModelSchema { coordinator.schema }
-    var registry: [ObjectID: ManagedObject] = [:]
+    var registry = ObjectRegistry()
     /// Objects with a change since the last save (inserted, deleted or edited).
     var touched = ChangedObjects()
     var classes: ManagedObjectClasses

@@ -1,0 +1,131 @@
+/// A context's identity map: at most one object per ``ObjectID``.
+///
+/// An open-addressing table specialised for the job. A bucket holds the object (whose
+/// `objectID` is its key — the map never stores IDs) and the key's hash; probing is linear,
+/// deletion shifts the following entries back (no tombstones), and the table grows at 7/8
+/// full. Hashes come from the ID's key alone, mixed with a per-process seed (no SipHash per
+/// lookup). 16 bytes a bucket, against about 64 for a `[ObjectID: ManagedObject]` entry.
+///
+/// The invariant callers keep: an object is stored under its own `objectID`, and removed
+/// before that ID changes.
+struct ObjectRegistry {
+    private var objects: [ManagedObject?] = []
+    private var hashes: [UInt64] = []
+    /// How many objects are registered.
+    private(set) var count = 0
+
+    /// Whether no object is registered.
+    var isEmpty: Bool { count == 0 }
+
+    /// Every registered object, in no particular order.
+    var values: [ManagedObject] { objects.compactMap { $0 } }
+
+    /// The object registered for `id`, or `nil`. Setting stores `object` under `id` (its own
+    /// ID), replacing any other; setting `nil` removes the entry.
+    subscript(id: ObjectID) -> ManagedObject? {
+        get {
+            guard let index = find(id, hash: Self.hash(id)) else { return nil }
+            return objects[index]
+        }
+        set {
+            if let newValue {
+                assert(newValue.objectID == id, "objects are registered under their own ID")
+                insert(newValue, hash: Self.hash(id))
+            } else {
+                remove(id)
+            }
+        }
+    }
+
+    /// Makes room for `capacity` objects without growing again.
+    mutating func reserveCapacity(_ capacity: Int) {
+        var size = max(objects.count, 16)
+        while capacity > size / 8 * 7 { size *= 2 }
+        if size > objects.count { rehash(size: size) }
+    }
+
+    /// Forgets every object.
+    mutating func removeAll() {
+        objects = []
+        hashes = []
+        count = 0
+    }
+
+    // MARK: - Table
+
+    private static let seed = UInt64.random(in: 0...UInt64.max) | 1
+
+    /// A 64-bit mix of the ID's key (IDs of different entities with the same key share a hash
+    /// and are told apart by `==`).
+    private static func hash(_ id: ObjectID) -> UInt64 {
+        var value = id.insertionOrder ^ seed
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+
+    private var mask: Int { objects.count - 1 }
+
+    private func find(_ id: ObjectID, hash: UInt64) -> Int? {
+        guard count > 0 else { return nil }
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let object = objects[index] {
+            if hashes[index] == hash, object.objectID == id { return index }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    private mutating func insert(_ object: ManagedObject, hash: UInt64) {
+        if (count + 1) * 8 > objects.count * 7 {
+            rehash(size: max(16, objects.count * 2))
+        }
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let existing = objects[index] {
+            if hashes[index] == hash, existing.objectID == object.objectID {
+                objects[index] = object
+                return
+            }
+            index = (index + 1) & mask
+        }
+        objects[index] = object
+        hashes[index] = hash
+        count += 1
+    }
+
+    private mutating func remove(_ id: ObjectID) {
+        guard var hole = find(id, hash: Self.hash(id)) else { return }
+        objects[hole] = nil
+        count -= 1
+        // Shift back each following entry whose home is not between the hole and itself.
+        var index = hole
+        while true {
+            index = (index + 1) & mask
+            guard objects[index] != nil else { return }
+            let home = Int(truncatingIfNeeded: hashes[index]) & mask
+            let stays =
+                hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
+            if stays { continue }
+            objects[hole] = objects[index]
+            hashes[hole] = hashes[index]
+            objects[index] = nil
+            hole = index
+        }
+    }
+
+    private mutating func rehash(size: Int) {
+        let oldObjects = objects
+        let oldHashes = hashes
+        objects = Array(repeating: nil, count: size)
+        hashes = Array(repeating: 0, count: size)
+        count = 0
+        for index in oldObjects.indices {
+            guard let object = oldObjects[index] else { continue }
+            var slot = Int(truncatingIfNeeded: oldHashes[index]) & mask
+            while objects[slot] != nil { slot = (slot + 1) & mask }
+            objects[slot] = object
+            hashes[slot] = oldHashes[index]
+            count += 1
+        }
+    }
+}
