@@ -17,14 +17,14 @@ struct ChangedObjects {
     /// Adds `object` (nothing happens when it is in the set already).
     mutating func insert(_ object: ManagedObject) {
         guard object.touchIndex < 0 else { return }
-        object.touchIndex = list.count
+        object.touchIndex = Int32(list.count)
         list.append(object)
         count += 1
     }
 
     /// Removes `object` (nothing happens when it is not in the set).
     mutating func remove(_ object: ManagedObject) {
-        let index = object.touchIndex
+        let index = Int(object.touchIndex)
         guard index >= 0, index < list.count, list[index] === object else { return }
         list[index] = nil
         object.touchIndex = -1
@@ -47,7 +47,7 @@ struct ChangedObjects {
         var kept: [ManagedObject?] = []
         kept.reserveCapacity(count)
         for case let object? in list {
-            object.touchIndex = kept.count
+            object.touchIndex = Int32(kept.count)
             kept.append(object)
         }
         list = kept
