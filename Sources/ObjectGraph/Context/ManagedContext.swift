@@ -242,10 +242,18 @@ public final class ManagedContext {
         objects.reserveCapacity(rows.count)
         for index in rows.indices {
             let slots = rows[index].slots.take()
-            objects.append(
-                try registeredObject(
-                    id: rows[index].id, entityIndex: rows[index].entityIndex,
-                    version: rows[index].version, slots: slots))
+            let id = rows[index].id
+            let entityIndex = rows[index].entityIndex
+            let version = rows[index].version
+            if let slots, rows[index].isNew {
+                objects.append(
+                    registeredNewObject(
+                        id: id, entityIndex: entityIndex, version: version, slots: slots))
+            } else {
+                objects.append(
+                    try registeredObject(
+                        id: id, entityIndex: entityIndex, version: version, slots: slots))
+            }
         }
         return objects
     }
@@ -262,24 +270,38 @@ public final class ManagedContext {
             }
             return registeredObject(for: stored)
         }
-        let object: ManagedObject
-        if let existing {
-            object = existing
-            load(slots, version: version, into: object)
-        } else {
-            object = makeObject(
-                entity: schema.entities[entityIndex], id: id, isFault: false, slots: slots)
-            registry[id] = object
-            object.version = version
-            object.committed = slots
+        guard let existing else {
+            return registeredNewObject(
+                id: id, entityIndex: entityIndex, version: version, slots: slots)
         }
-        object.awakeFromFetch()
-        return object
+        load(slots, version: version, into: existing)
+        existing.awakeFromFetch()
+        return existing
     }
 
-    /// Whether the object `id` is registered and loaded (its fetched rows need no values).
-    func holdsLoaded(_ id: ObjectID) -> Bool {
-        registry[id]?.state == .loaded
+    /// A new object for a decoded row of an object the context did not hold when the row was
+    /// read, registered with a single lookup.
+    ///
+    /// Should the context hold one by now (a hook of an earlier row registered it), the new
+    /// object is dropped and the registered one is kept, loaded with the row if it is a fault.
+    private func registeredNewObject(
+        id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]
+    ) -> ManagedObject {
+        let object = makeObject(
+            entity: schema.entities[entityIndex], id: id, isFault: false, slots: slots)
+        if let registered = registry.updateValue(object, forKey: id) {
+            registry[id] = registered
+            object.context = nil
+            if registered.state == .fault {
+                load(slots, version: version, into: registered)
+                registered.awakeFromFetch()
+            }
+            return registered
+        }
+        object.version = version
+        object.committed = slots
+        object.awakeFromFetch()
+        return object
     }
 
     /// The slots of a stored row (relationships as faults).

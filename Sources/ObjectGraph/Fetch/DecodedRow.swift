@@ -14,23 +14,36 @@ struct DecodedRow {
     /// The values by property position (relationships as faults), or `nil` when they were
     /// skipped because the context held the object loaded when the row was read.
     var slots: [Slot]?
+    /// Whether the context held no object with this ID when the row was read (`false` when
+    /// that is not known): the context then registers a new object with a single lookup.
+    var isNew = false
 }
 
 /// A store that decodes rows into ``DecodedRow``s for the context's hot paths (fetching,
 /// batch faulting, prefetching). Each method answers what its ``PersistentStore`` counterpart
 /// answers, row for row.
 ///
-/// `isLoaded` tells the store which objects the context holds loaded: their rows only need
-/// their IDs. It is called under the coordinator's lock and must not call back into stores.
+/// `registered` is the context's identity map when the rows are read: rows of objects loaded
+/// there only need their IDs, and rows of objects not there are marked ``DecodedRow/isNew``.
 protocol RowDecodingStore: PersistentStore {
     /// ``PersistentStore/fetch(_:)`` for a query whose result is ``StoreQuery/Result/rows``.
-    func fetchDecoded(_ query: StoreQuery, skippingValuesOf isLoaded: ((ObjectID) -> Bool)?)
+    func fetchDecoded(_ query: StoreQuery, knowing registered: RegistrySnapshot?)
         throws -> [DecodedRow]?
     /// ``PersistentStore/rows(for:)``, with every row's values.
     func decodedRows(for ids: [ObjectID]) throws -> [DecodedRow]
     /// ``PersistentStore/relatedRows(of:entityIndex:position:)``.
     func relatedDecodedRows(
         of owners: [ObjectID], entityIndex: Int, position: Int,
-        skippingValuesOf isLoaded: ((ObjectID) -> Bool)?
+        knowing registered: RegistrySnapshot?
     ) throws -> [ObjectID: [DecodedRow]]?
+}
+
+/// A context's identity map as a store reading rows for it sees it (shared, not copied).
+struct RegistrySnapshot {
+    let registry: [ObjectID: ManagedObject]
+
+    /// The state of the object `id`, or `nil` when it is not registered.
+    func state(of id: ObjectID) -> ObjectState? {
+        registry.isEmpty ? nil : registry[id]?.state
+    }
 }

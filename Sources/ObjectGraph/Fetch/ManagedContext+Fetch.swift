@@ -92,8 +92,7 @@ extension ManagedContext {
     /// Rows come decoded straight into slots from stores that can (``RowDecodingStore``), and
     /// without values for the objects the context holds loaded already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
-        // Only a non-empty registry can hold objects whose rows need no values.
-        let isLoaded: ((ObjectID) -> Bool)? = registry.isEmpty ? nil : { self.holdsLoaded($0) }
+        let registered = RegistrySnapshot(registry: registry)
         var decoded: [DecodedRow]?
         var stored: [StoreRow]?
         try coordinator.withStores { stores in
@@ -102,7 +101,7 @@ extension ManagedContext {
                     for: query.entityIndexes, in: stores, schema: schema)
             else { return }
             if query.result == .rows, let decoding = store as? any RowDecodingStore {
-                decoded = try decoding.fetchDecoded(query, skippingValuesOf: isLoaded)
+                decoded = try decoding.fetchDecoded(query, knowing: registered)
             } else {
                 stored = try store.fetch(query)
             }

@@ -79,7 +79,7 @@ extension ManagedContext {
         of owners: [ManagedObject], store storeID: String, entityIndex: Int, position: Int
     ) throws -> [ObjectID: [ManagedObject]]? {
         let ids = owners.map(\.objectID)
-        let isLoaded: (ObjectID) -> Bool = { self.holdsLoaded($0) }
+        let registered = RegistrySnapshot(registry: registry)
         var decoded: [ObjectID: [DecodedRow]]?
         var stored: [ObjectID: [StoreRow]]?
         try coordinator.withStores { stores in
@@ -88,7 +88,7 @@ extension ManagedContext {
             if let decoding = store as? any RowDecodingStore {
                 decoded = try decoding.relatedDecodedRows(
                     of: ids, entityIndex: entityIndex, position: position,
-                    skippingValuesOf: isLoaded)
+                    knowing: registered)
             } else {
                 stored = try store.relatedRows(
                     of: ids, entityIndex: entityIndex, position: position)

@@ -70,67 +70,8 @@ extension SQLiteStore {
 
     /// Decodes the row under `cursor` (columns of `table` in table order) as a ``StoreRow``.
     func decodeRow(_ cursor: RowCursor, table: String) throws -> StoreRow? {
-        guard let row = try decodeRow(cursor, skippingValuesOf: nil) else { return nil }
-        let values = (row.slots ?? []).map { slot -> StoredValue in
-            switch slot {
-            case .value(let value): return .value(value)
-            case .toOneFault(let id): return .toOne(id)
-            case .toManyFault(let ids): return .toMany(ids)
-            case .toOne(let object): return .toOne(object?.objectID)
-            case .toMany(let objects): return .toMany(objects.map(\.objectID))
-            }
-        }
-        return StoreRow(
-            id: row.id, entityIndex: row.entityIndex, version: row.version, values: values)
-    }
-
-    /// Decodes the row under `cursor` (columns of its table in table order, `Z_PK`, `Z_ENT`
-    /// and `Z_OPT` first) straight into slots; `nil` for a row of no known entity. The values
-    /// are left out when `isLoaded` says the object is loaded already.
-    func decodeRow(_ cursor: RowCursor, skippingValuesOf isLoaded: ((ObjectID) -> Bool)?)
-        throws -> DecodedRow?
-    {
-        guard try cursor.storageClass(at: 0) == .integer,
-            try cursor.storageClass(at: 1) == .integer,
-            let index = schemaIndexByNumber[Int(truncatingIfNeeded: try cursor.int64(at: 1))]
-        else { return nil }
-        let pk = try cursor.int64(at: 0)
-        let version = try cursor.storageClass(at: 2) == .integer ? try cursor.int64(at: 2) : 0
-        let entity = schema.entities[index]
-        let id = objectID(entity.name, pk)
-        var row = DecodedRow(id: id, entityIndex: index, version: version, slots: nil)
-        if let isLoaded, isLoaded(id) { return row }
-        let steps = plan(for: index).steps
-        var slots: [Slot] = []
-        slots.reserveCapacity(steps.count)
-        for (position, step) in steps.enumerated() {
-            switch step {
-            case .attribute(let column, let type, let external):
-                do {
-                    let value = try attributeValue(
-                        cursor, column: column, type: type, external: external)
-                    slots.append(.value(value))
-                } catch let error as ValueCodingError {
-                    throw StoreError.sqlite(
-                        path: path,
-                        message:
-                            "\(entity.name).\(entity.properties[position].name) of row \(pk): \(error)"
-                    )
-                }
-            case .toOne(let column, let entityColumn, let destination):
-                slots.append(
-                    .toOneFault(
-                        try toOneTarget(
-                            cursor, column: column, entityColumn: entityColumn,
-                            destination: destination)))
-            case .toMany:
-                slots.append(.toManyFault(nil))
-            case .transient:
-                slots.append(.value(.null))
-            }
-        }
-        row.slots = slots
-        return row
+        var decoder = SQLiteRowDecoder(store: self)
+        return try decoder.storeRow(cursor)
     }
 
     /// The value of the attribute of type `type` in `column` of the current row.
@@ -138,7 +79,7 @@ extension SQLiteStore {
     /// The common cases (a value of the column's own storage class) are read in place; the
     /// others go through ``ValueCoding``, which converts what Core Data accepts and throws for
     /// what it does not.
-    private func attributeValue(
+    func attributeValue(
         _ cursor: RowCursor, column: Int, type: AttributeType, external: Bool
     ) throws -> Value {
         switch (try cursor.storageClass(at: column), type) {
@@ -165,7 +106,7 @@ extension SQLiteStore {
 
     /// The ID of a to-one relationship's target in `column` of the current row (its entity
     /// from `entityColumn` when the destination has subentities), or `nil` when there is none.
-    private func toOneTarget(
+    func toOneTarget(
         _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: String
     ) throws -> ObjectID? {
         guard try cursor.storageClass(at: column) == .integer else { return nil }
@@ -233,8 +174,9 @@ extension SQLiteStore {
             try sqlite {
                 let cursor = try database.makeCursor(
                     sql: sql, arguments: StatementArguments(numbers.map { Int64($0) }))
+                var decoder = SQLiteRowDecoder(store: self)
                 while try cursor.step() {
-                    if let row = try decodeRow(cursor, table: table) { rows.append(row) }
+                    if let row = try decoder.storeRow(cursor) { rows.append(row) }
                 }
             }
         }
