@@ -174,11 +174,18 @@ public final class RowCursor {
         state = .finished
     }
 
+    /// Throws unless a row is current. Inlined into every column read; the error is built
+    /// out of line.
+    @inline(__always)
     private func checkOnRow(columnIndex: Int?) throws {
         guard state == .onRow, statement.generation == generation else {
-            throw RowDecodingError(
-                reason: .noCurrentRow, columnIndex: columnIndex, sql: statement.sql)
+            throw noCurrentRowError(columnIndex: columnIndex)
         }
+    }
+
+    @inline(never)
+    private func noCurrentRowError(columnIndex: Int?) -> RowDecodingError {
+        RowDecodingError(reason: .noCurrentRow, columnIndex: columnIndex, sql: statement.sql)
     }
 }
 

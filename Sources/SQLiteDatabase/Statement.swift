@@ -376,12 +376,17 @@ public final class Statement {
     }
 
     /// `index` as a C column index, or a thrown error when it is out of range.
+    /// Inlined into every column read; the error is built out of line.
+    @inline(__always)
     private func column(_ index: Int) throws -> Int32 {
-        guard index >= 0, index < columnCount else {
-            throw RowDecodingError(
-                reason: .indexOutOfRange(columnCount: columnCount), columnIndex: index, sql: sql)
-        }
+        guard index >= 0, index < columnCount else { throw columnError(index) }
         return Int32(index)
+    }
+
+    @inline(never)
+    private func columnError(_ index: Int) -> RowDecodingError {
+        RowDecodingError(
+            reason: .indexOutOfRange(columnCount: columnCount), columnIndex: index, sql: sql)
     }
 
     /// The current row, copied.
