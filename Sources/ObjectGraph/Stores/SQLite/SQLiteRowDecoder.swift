@@ -70,11 +70,9 @@ struct SQLiteRowDecoder {
         slots.reserveCapacity(steps.count)
         for position in steps.indices {
             switch steps[position] {
-            case .attribute(let column, let type, let external):
+            case .attribute(let attribute):
                 do {
-                    let value = try store.attributeValue(
-                        cursor, column: column, type: type, external: external)
-                    slots.append(.value(value))
+                    slots.append(.value(try store.attributeValue(cursor, attribute)))
                 } catch let error as ValueCodingError {
                     let property = store.schema.entities[entityIndex].properties[position].name
                     throw StoreError.sqlite(

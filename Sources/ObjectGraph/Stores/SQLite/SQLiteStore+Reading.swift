@@ -4,13 +4,48 @@ import SQLiteDatabase
 /// How to read one entity's rows: for each property position, which column holds what.
 struct RowDecodingPlan {
     enum Step {
-        case attribute(column: Int, type: AttributeType, external: Bool)
+        case attribute(AttributeColumn)
         case toOne(column: Int, entityColumn: Int?, destination: String)
         case toMany
         case transient
     }
 
     let steps: [Step]
+}
+
+/// How to read one attribute's column.
+struct AttributeColumn {
+    /// The values read in place when the column holds the storage class they are written as
+    /// (or, for numbers and dates, an integer); everything else goes through ``ValueCoding``.
+    enum Reading {
+        case integer(ClosedRange<Int64>)
+        case boolean
+        case double
+        case date
+        case string
+        case other
+    }
+
+    let column: Int
+    let type: AttributeType
+    let reading: Reading
+    /// Whether the attribute allows external storage (its blobs may be markers).
+    let external: Bool
+
+    init(column: Int, type: AttributeType, external: Bool) {
+        self.column = column
+        self.type = type
+        self.external = external
+        switch type {
+        case .integer16, .integer32, .integer64:
+            reading = type.integerRange.map { .integer($0) } ?? .other
+        case .boolean: reading = .boolean
+        case .double, .float: reading = .double
+        case .date: reading = .date
+        case .string: reading = .string
+        default: reading = .other
+        }
+    }
 }
 
 /// Reading rows, relationships and whole tables.
@@ -30,8 +65,9 @@ extension SQLiteStore {
                 {
                     steps.append(
                         .attribute(
-                            column: position, type: attribute.type,
-                            external: attribute.allowsExternalBinaryDataStorage))
+                            AttributeColumn(
+                                column: position, type: attribute.type,
+                                external: attribute.allowsExternalBinaryDataStorage)))
                 } else {
                     steps.append(.transient)
                 }
@@ -74,34 +110,37 @@ extension SQLiteStore {
         return try decoder.storeRow(cursor)
     }
 
-    /// The value of the attribute of type `type` in `column` of the current row.
+    /// The value of `attribute` in the current row.
     ///
-    /// The common cases (a value of the column's own storage class) are read in place; the
-    /// others go through ``ValueCoding``, which converts what Core Data accepts and throws for
-    /// what it does not.
-    func attributeValue(
-        _ cursor: RowCursor, column: Int, type: AttributeType, external: Bool
-    ) throws -> Value {
-        switch (try cursor.storageClass(at: column), type) {
+    /// The common cases (see ``AttributeColumn/Reading``) are read in place; the others go
+    /// through ``ValueCoding``, which converts what Core Data accepts and throws for what it
+    /// does not.
+    func attributeValue(_ cursor: RowCursor, _ attribute: AttributeColumn) throws -> Value {
+        let column = attribute.column
+        switch (try cursor.storageClass(at: column), attribute.reading) {
         case (.null, _):
             return .null
-        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64):
+        case (.integer, .integer(let range)):
             let number = try cursor.int64(at: column)
-            if type.integerRange?.contains(number) == true { return .integer(number) }
+            if range.contains(number) { return .integer(number) }
         case (.integer, .boolean):
             return .bool(try cursor.int64(at: column) != 0)
-        case (.real, .double), (.real, .float):
+        case (.real, .double):
             return .double(try cursor.double(at: column))
+        case (.integer, .double):
+            return .double(Double(try cursor.int64(at: column)))
         case (.real, .date):
             return .date(Date(timeIntervalSinceReferenceDate: try cursor.double(at: column)))
+        case (.integer, .date):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(try cursor.int64(at: column))))
         case (.text, .string):
             return .string(try cursor.text(at: column))
         default:
             break
         }
         var stored = try cursor.value(at: column)
-        if external, case .blob(let bytes) = stored { stored = externalData(bytes) }
-        return try ValueCoding.value(from: stored, type: type)
+        if attribute.external, case .blob(let bytes) = stored { stored = externalData(bytes) }
+        return try ValueCoding.value(from: stored, type: attribute.type)
     }
 
     /// The ID of a to-one relationship's target in `column` of the current row (its entity
