@@ -39,6 +39,7 @@ protocol RowDecodingStore: PersistentStore {
 }
 
 /// A context's identity map as a store reading rows for it sees it (shared, not copied).
+/// Make it for one store call only: while it lives, changing the registry copies it.
 struct RegistrySnapshot {
     let registry: [ObjectID: ManagedObject]
 

@@ -92,7 +92,6 @@ extension ManagedContext {
     /// Rows come decoded straight into slots from stores that can (``RowDecodingStore``), and
     /// without values for the objects the context holds loaded already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
-        let registered = RegistrySnapshot(registry: registry)
         var decoded: [DecodedRow]?
         var stored: [StoreRow]?
         try coordinator.withStores { stores in
@@ -101,7 +100,10 @@ extension ManagedContext {
                     for: query.entityIndexes, in: stores, schema: schema)
             else { return }
             if query.result == .rows, let decoding = store as? any RowDecodingStore {
-                decoded = try decoding.fetchDecoded(query, knowing: registered)
+                // The snapshot shares the registry's storage only until the store returns:
+                // registering objects must not copy the whole registry.
+                decoded = try decoding.fetchDecoded(
+                    query, knowing: RegistrySnapshot(registry: registry))
             } else {
                 stored = try store.fetch(query)
             }

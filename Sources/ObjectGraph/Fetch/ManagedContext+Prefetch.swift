@@ -79,16 +79,17 @@ extension ManagedContext {
         of owners: [ManagedObject], store storeID: String, entityIndex: Int, position: Int
     ) throws -> [ObjectID: [ManagedObject]]? {
         let ids = owners.map(\.objectID)
-        let registered = RegistrySnapshot(registry: registry)
         var decoded: [ObjectID: [DecodedRow]]?
         var stored: [ObjectID: [StoreRow]]?
         try coordinator.withStores { stores in
             guard let store = stores.first(where: { $0.description.identifier == storeID })
             else { return }
             if let decoding = store as? any RowDecodingStore {
+                // The snapshot shares the registry's storage only until the store returns
+                // (see `objectsAnswered(by:)`).
                 decoded = try decoding.relatedDecodedRows(
                     of: ids, entityIndex: entityIndex, position: position,
-                    knowing: registered)
+                    knowing: RegistrySnapshot(registry: registry))
             } else {
                 stored = try store.relatedRows(
                     of: ids, entityIndex: entityIndex, position: position)
