@@ -233,26 +233,33 @@ public final class ManagedContext {
     /// kept).
     ///
     /// The slots move out of `rows` into the objects (`rows` is left without them), so no row
-    /// is copied. A row decoded without its values (its object was loaded when it was read)
-    /// whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
+    /// is copied. What the rows say was registered when they were read holds until the first
+    /// object is made or loaded here (its hooks may change the registry); from then on the
+    /// registry is asked. A row decoded without its values (its object was loaded when it was
+    /// read) whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
     /// refreshed it) is read again.
     func registeredObjects(for rows: inout [DecodedRow]) throws -> [ManagedObject] {
         registry.reserveCapacity(registry.count + rows.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
+        var registryAsRead = true
         for index in rows.indices {
             let slots = rows[index].slots.take()
-            let id = rows[index].id
-            let entityIndex = rows[index].entityIndex
-            let version = rows[index].version
-            if let slots, rows[index].isNew {
+            switch (rows[index].registration, slots) {
+            case (.loaded(let object), _) where registryAsRead:
+                objects.append(object)
+            case (.none, let slots?):
                 objects.append(
                     registeredNewObject(
-                        id: id, entityIndex: entityIndex, version: version, slots: slots))
-            } else {
+                        id: rows[index].id, entityIndex: rows[index].entityIndex,
+                        version: rows[index].version, slots: slots))
+                registryAsRead = false
+            default:
                 objects.append(
                     try registeredObject(
-                        id: id, entityIndex: entityIndex, version: version, slots: slots))
+                        id: rows[index].id, entityIndex: rows[index].entityIndex,
+                        version: rows[index].version, slots: slots))
+                registryAsRead = false
             }
         }
         return objects

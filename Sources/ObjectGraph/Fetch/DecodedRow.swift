@@ -14,9 +14,20 @@ struct DecodedRow {
     /// The values by property position (relationships as faults), or `nil` when they were
     /// skipped because the context held the object loaded when the row was read.
     var slots: [Slot]?
-    /// Whether the context held no object with this ID when the row was read (`false` when
-    /// that is not known): the context then registers a new object with a single lookup.
-    var isNew = false
+    /// What the context held for the row's object when the row was read.
+    var registration = Registration.unknown
+
+    /// What a context held for a row's object when the row was read.
+    enum Registration {
+        /// Not known (the store was given no ``RegistrySnapshot``).
+        case unknown
+        /// Nothing: the context registers a new object with a single lookup.
+        case none
+        /// A fault, loaded with the row's values.
+        case fault
+        /// This object, loaded (the row carries no values).
+        case loaded(ManagedObject)
+    }
 }
 
 /// A store that decodes rows into ``DecodedRow``s for the context's hot paths (fetching,
@@ -24,7 +35,7 @@ struct DecodedRow {
 /// answers, row for row.
 ///
 /// `registered` is the context's identity map when the rows are read: rows of objects loaded
-/// there only need their IDs, and rows of objects not there are marked ``DecodedRow/isNew``.
+/// there only need their IDs; each row says what was there (``DecodedRow/registration``).
 protocol RowDecodingStore: PersistentStore {
     /// ``PersistentStore/fetch(_:)`` for a query whose result is ``StoreQuery/Result/rows``.
     func fetchDecoded(_ query: StoreQuery, knowing registered: RegistrySnapshot?)
@@ -43,8 +54,9 @@ protocol RowDecodingStore: PersistentStore {
 struct RegistrySnapshot {
     let registry: [ObjectID: ManagedObject]
 
-    /// The state of the object `id`, or `nil` when it is not registered.
-    func state(of id: ObjectID) -> ObjectState? {
-        registry.isEmpty ? nil : registry[id]?.state
+    /// What is registered for `id`.
+    func registration(of id: ObjectID) -> DecodedRow.Registration {
+        guard !registry.isEmpty, let object = registry[id] else { return .none }
+        return object.state == .loaded ? .loaded(object) : .fault
     }
 }

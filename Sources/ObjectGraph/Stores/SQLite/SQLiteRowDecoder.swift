@@ -60,11 +60,8 @@ struct SQLiteRowDecoder {
             entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(pk))
         var row = DecodedRow(id: id, entityIndex: entityIndex, version: version, slots: nil)
         if let registered {
-            switch registered.state(of: id) {
-            case .loaded?: return row
-            case .fault?: break
-            case nil: row.isNew = true
-            }
+            row.registration = registered.registration(of: id)
+            if case .loaded = row.registration { return row }
         }
         var slots: [Slot] = []
         slots.reserveCapacity(steps.count)
