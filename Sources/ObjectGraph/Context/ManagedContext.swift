@@ -228,9 +228,9 @@ public final class ManagedContext {
         return object
     }
 
-    /// The registered objects for decoded rows, in order: new ones made from their slots,
-    /// faults loaded with them, and objects loaded already as they are (unsaved changes are
-    /// kept).
+    /// The registered objects for decoded rows read from the store `storeIdentifier`, in
+    /// order: new ones made from their slots, faults loaded with them, and objects loaded
+    /// already as they are (unsaved changes are kept).
     ///
     /// The slots move out of `rows` into the objects (`rows` is left without them), so no row
     /// is copied. What the rows say was registered when they were read holds until the first
@@ -238,34 +238,47 @@ public final class ManagedContext {
     /// registry is asked. A row decoded without its values (its object was loaded when it was
     /// read) whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
     /// refreshed it) is read again.
-    func registeredObjects(for rows: inout [DecodedRow]) throws -> [ManagedObject] {
+    func registeredObjects(for rows: inout [DecodedRow], storeIdentifier: String) throws
+        -> [ManagedObject]
+    {
         registry.reserveCapacity(registry.count + rows.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
         var registryAsRead = true
+        // The entity of the last row, and its name (rows are mostly of one entity).
+        var entityIndex = -1
+        var entityName = ""
         for index in rows.indices {
             let slots = rows[index].slots.take()
-            switch (rows[index].registration, slots) {
-            case (.loaded(let object), _) where registryAsRead:
+            if case .loaded(let object) = rows[index].registration, registryAsRead {
                 objects.append(object)
-            case (.none, let slots?):
+                continue
+            }
+            if rows[index].entityIndex != entityIndex {
+                entityIndex = rows[index].entityIndex
+                entityName = schema.entities[entityIndex].name
+            }
+            let id = ObjectID(
+                entityName: entityName, storeIdentifier: storeIdentifier,
+                key: .permanent(rows[index].key))
+            if case .none = rows[index].registration, let slots {
                 objects.append(
                     registeredNewObject(
-                        id: rows[index].id, entityIndex: rows[index].entityIndex,
-                        version: rows[index].version, slots: slots))
-                registryAsRead = false
-            default:
+                        id: id, entityIndex: entityIndex, version: rows[index].version,
+                        slots: slots))
+            } else {
                 objects.append(
                     try registeredObject(
-                        id: rows[index].id, entityIndex: rows[index].entityIndex,
-                        version: rows[index].version, slots: slots))
-                registryAsRead = false
+                        id: id, entityIndex: entityIndex, version: rows[index].version,
+                        slots: slots))
             }
+            registryAsRead = false
         }
         return objects
     }
 
-    /// The registered object for one decoded row (see ``registeredObjects(for:)``).
+    /// The registered object for one decoded row (see
+    /// ``registeredObjects(for:storeIdentifier:)``).
     private func registeredObject(id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]?)
         throws -> ManagedObject
     {

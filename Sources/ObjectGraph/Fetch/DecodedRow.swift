@@ -4,9 +4,12 @@
 /// the values become a new object's slots as they are, with no intermediate array per row, and
 /// rows of objects the context already holds loaded carry no values at all (the context keeps
 /// its object as it is, so decoding them would be wasted).
+///
+/// Rows are kept small (a fetch may hold many at once): the object's ID is made from its key,
+/// its entity's name and the store's identifier when the object is registered.
 struct DecodedRow {
-    /// The object's ID.
-    var id: ObjectID
+    /// The object's primary key in its store (`Z_PK`).
+    var key: Int64
     /// The index of the row's concrete entity in the schema.
     var entityIndex: Int
     /// The row's version (optimistic locking).

@@ -94,12 +94,14 @@ extension ManagedContext {
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
         var decoded: [DecodedRow]?
         var stored: [StoreRow]?
+        var storeIdentifier = ""
         try coordinator.withStores { stores in
             guard
                 let store = StoreCoordinator.onlyStore(
                     for: query.entityIndexes, in: stores, schema: schema)
             else { return }
             if query.result == .rows, let decoding = store as? any RowDecodingStore {
+                storeIdentifier = store.description.identifier
                 // The snapshot shares the registry's storage only until the store returns:
                 // registering objects must not copy the whole registry.
                 decoded = try decoding.fetchDecoded(
@@ -110,7 +112,9 @@ extension ManagedContext {
         }
         // Taken out of the captured variable, the array is uniquely owned: its rows' slots
         // move into the objects without a copy.
-        if var rows = decoded.take() { return try registeredObjects(for: &rows) }
+        if var rows = decoded.take() {
+            return try registeredObjects(for: &rows, storeIdentifier: storeIdentifier)
+        }
         guard let rows = stored else { return nil }
         registry.reserveCapacity(registry.count + rows.count)
         return rows.map { row in

@@ -102,9 +102,9 @@ extension ManagedContext {
             registry.reserveCapacity(registry.count + related.values.reduce(0) { $0 + $1.count })
             for id in ids {
                 // Removed from the dictionary, each list is uniquely owned (see
-                // `registeredObjects(for:)`).
+                // `registeredObjects(for:storeIdentifier:)`).
                 guard var rows = related.removeValue(forKey: id) else { continue }
-                result[id] = try registeredObjects(for: &rows)
+                result[id] = try registeredObjects(for: &rows, storeIdentifier: storeID)
             }
         } else if let related = stored {
             for id in ids {
@@ -136,7 +136,9 @@ extension ManagedContext {
                     stored = try store.rows(for: ids)
                 }
             }
-            if var rows = decoded.take() { _ = try registeredObjects(for: &rows) }
+            if var rows = decoded.take() {
+                _ = try registeredObjects(for: &rows, storeIdentifier: storeID)
+            }
             for row in stored { _ = registeredObject(for: row) }
         }
     }

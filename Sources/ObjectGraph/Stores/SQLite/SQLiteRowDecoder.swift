@@ -34,8 +34,10 @@ struct SQLiteRowDecoder {
             case .toMany(let objects): return .toMany(objects.map(\.objectID))
             }
         }
+        let id = ObjectID(
+            entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(row.key))
         return StoreRow(
-            id: row.id, entityIndex: row.entityIndex, version: row.version, values: values)
+            id: id, entityIndex: row.entityIndex, version: row.version, values: values)
     }
 
     /// The row under `cursor` decoded straight into slots; `nil` for a row of no known entity.
@@ -56,10 +58,10 @@ struct SQLiteRowDecoder {
         }
         let pk = try cursor.int64(at: 0)
         let version = try cursor.storageClass(at: 2) == .integer ? try cursor.int64(at: 2) : 0
-        let id = ObjectID(
-            entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(pk))
-        var row = DecodedRow(id: id, entityIndex: entityIndex, version: version, slots: nil)
+        var row = DecodedRow(key: pk, entityIndex: entityIndex, version: version, slots: nil)
         if let registered {
+            let id = ObjectID(
+                entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(pk))
             row.registration = registered.registration(of: id)
             if case .loaded = row.registration { return row }
         }

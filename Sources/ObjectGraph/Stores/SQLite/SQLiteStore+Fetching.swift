@@ -41,6 +41,8 @@ extension SQLiteStore: RowDecodingStore {
         guard let compiled = compiledSelect(query) else { return nil }
         return try sqlite {
             var rows: [DecodedRow] = []
+            // A limited query's rows fit in one allocation (a large limit is only a bound).
+            if query.limit > 0 { rows.reserveCapacity(min(query.limit, 1024)) }
             let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
                 arguments: compiled.statementArguments)
             var decoder = SQLiteRowDecoder(store: self, registered: registered)
