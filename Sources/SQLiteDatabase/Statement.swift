@@ -361,6 +361,13 @@ public final class Statement {
         sqlite3_column_int64(handle, try column(index))
     }
 
+    /// Column `index` of the current row when it holds an `INTEGER`, else `nil`.
+    func integer(at index: Int) throws -> Int64? {
+        let column = try column(index)
+        guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_int64(handle, column)
+    }
+
     /// Column `index` of the current row as SQLite converts it to a double.
     func double(at index: Int) throws -> Double {
         sqlite3_column_double(handle, try column(index))

@@ -43,10 +43,9 @@ struct SQLiteRowDecoder {
     /// The row under `cursor` decoded straight into slots; `nil` for a row of no known entity.
     /// The values are left out for the objects loaded in ``registered``.
     mutating func decodedRow(_ cursor: RowCursor) throws -> DecodedRow? {
-        guard try cursor.storageClass(at: 0) == .integer,
-            try cursor.storageClass(at: 1) == .integer
-        else { return nil }
-        let number = try cursor.int64(at: 1)
+        guard let pk = try cursor.integer(at: 0), let number = try cursor.integer(at: 1) else {
+            return nil
+        }
         if number != entityNumber {
             guard let index = store.schemaIndexByNumber[Int(truncatingIfNeeded: number)] else {
                 return nil
@@ -56,8 +55,7 @@ struct SQLiteRowDecoder {
             entityName = store.schema.entities[index].name
             steps = store.plan(for: index).steps
         }
-        let pk = try cursor.int64(at: 0)
-        let version = try cursor.storageClass(at: 2) == .integer ? try cursor.int64(at: 2) : 0
+        let version = try cursor.integer(at: 2) ?? 0
         var row = DecodedRow(key: pk, entityIndex: entityIndex, version: version, slots: nil)
         if let registered {
             let id = ObjectID(

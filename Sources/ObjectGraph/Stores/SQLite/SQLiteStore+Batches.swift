@@ -127,8 +127,8 @@ extension SQLiteStore {
                 let cursor = try database.makeCursor(
                     sql: query.sql, arguments: StatementArguments(query.keys))
                 while try cursor.step() {
-                    guard try cursor.storageClass(at: ownerColumn) == .integer,
-                        let owner = ownerByKey[try cursor.int64(at: ownerColumn)],
+                    guard let ownerKey = try cursor.integer(at: ownerColumn),
+                        let owner = ownerByKey[ownerKey],
                         let row = try decode(cursor)
                     else { continue }
                     result[owner, default: []].append(row)

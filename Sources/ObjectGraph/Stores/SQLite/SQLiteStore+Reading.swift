@@ -148,12 +148,10 @@ extension SQLiteStore {
     func toOneTarget(
         _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: String
     ) throws -> ObjectID? {
-        guard try cursor.storageClass(at: column) == .integer else { return nil }
-        let target = try cursor.int64(at: column)
+        guard let target = try cursor.integer(at: column) else { return nil }
         var name = destination
-        if let entityColumn, try cursor.storageClass(at: entityColumn) == .integer,
-            let targetIndex = schemaIndexByNumber[
-                Int(truncatingIfNeeded: try cursor.int64(at: entityColumn))]
+        if let entityColumn, let targetNumber = try cursor.integer(at: entityColumn),
+            let targetIndex = schemaIndexByNumber[Int(truncatingIfNeeded: targetNumber)]
         {
             name = schema.entities[targetIndex].name
         }
