@@ -119,6 +119,17 @@ public final class RowCursor {
         return try statement.int64(at: index)
     }
 
+    /// Column `index` of the current row when it holds an `INTEGER`; `nil` for any other
+    /// storage class (`NULL` included). One call for ``storageClass(at:)`` and ``int64(at:)``:
+    ///
+    /// ```swift
+    /// if let key = try cursor.integer(at: 0) { keys.append(key) }
+    /// ```
+    public func integer(at index: Int) throws -> Int64? {
+        try checkOnRow(columnIndex: index)
+        return try statement.integer(at: index)
+    }
+
     /// Column `index` of the current row as a double: the value itself for a `REAL`; other
     /// storage classes are converted as SQLite's `sqlite3_column_double` does (`NULL` is 0).
     public func double(at index: Int) throws -> Double {
@@ -174,11 +185,18 @@ public final class RowCursor {
         state = .finished
     }
 
+    /// Throws unless a row is current. Inlined into every column read; the error is built
+    /// out of line.
+    @inline(__always)
     private func checkOnRow(columnIndex: Int?) throws {
         guard state == .onRow, statement.generation == generation else {
-            throw RowDecodingError(
-                reason: .noCurrentRow, columnIndex: columnIndex, sql: statement.sql)
+            throw noCurrentRowError(columnIndex: columnIndex)
         }
+    }
+
+    @inline(never)
+    private func noCurrentRowError(columnIndex: Int?) -> RowDecodingError {
+        RowDecodingError(reason: .noCurrentRow, columnIndex: columnIndex, sql: statement.sql)
     }
 }
 

@@ -361,6 +361,13 @@ public final class Statement {
         sqlite3_column_int64(handle, try column(index))
     }
 
+    /// Column `index` of the current row when it holds an `INTEGER`, else `nil`.
+    func integer(at index: Int) throws -> Int64? {
+        let column = try column(index)
+        guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else { return nil }
+        return sqlite3_column_int64(handle, column)
+    }
+
     /// Column `index` of the current row as SQLite converts it to a double.
     func double(at index: Int) throws -> Double {
         sqlite3_column_double(handle, try column(index))
@@ -376,12 +383,17 @@ public final class Statement {
     }
 
     /// `index` as a C column index, or a thrown error when it is out of range.
+    /// Inlined into every column read; the error is built out of line.
+    @inline(__always)
     private func column(_ index: Int) throws -> Int32 {
-        guard index >= 0, index < columnCount else {
-            throw RowDecodingError(
-                reason: .indexOutOfRange(columnCount: columnCount), columnIndex: index, sql: sql)
-        }
+        guard index >= 0, index < columnCount else { throw columnError(index) }
         return Int32(index)
+    }
+
+    @inline(never)
+    private func columnError(_ index: Int) -> RowDecodingError {
+        RowDecodingError(
+            reason: .indexOutOfRange(columnCount: columnCount), columnIndex: index, sql: sql)
     }
 
     /// The current row, copied.

@@ -30,6 +30,17 @@ struct CursorColumnTests {
         }
     }
 
+    @Test("integer(at:) reads INTEGER values only")
+    func strictInteger() throws {
+        try withDatabase { db, _ throws in
+            let cursor = try db.makeCursor(sql: "SELECT 42, NULL, 4.0, '4', ?", arguments: [-7])
+            #expect(try cursor.step())
+            let values = try (0..<5).map { try cursor.integer(at: $0) }
+            #expect(values == [42, nil, nil, nil, -7])
+            #expect(throws: RowDecodingError.self) { try cursor.integer(at: 5) }
+        }
+    }
+
     @Test("other storage classes convert as SQLite converts them; NULL reads as 0 and \"\"")
     func conversions() throws {
         try withDatabase { db, _ throws in

@@ -243,29 +243,57 @@ public final class ManagedContext {
         return object
     }
 
-    /// The registered objects for decoded rows, in order: new ones made from their slots,
-    /// faults loaded with them, and objects loaded already as they are (unsaved changes are
-    /// kept).
+    /// The registered objects for decoded rows read from the store `storeIdentifier`, in
+    /// order: new ones made from their slots, faults loaded with them, and objects loaded
+    /// already as they are (unsaved changes are kept).
     ///
     /// The slots move out of `rows` into the objects (`rows` is left without them), so no row
-    /// is copied. A row decoded without its values (its object was loaded when it was read)
-    /// whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
+    /// is copied. What the rows say was registered when they were read holds until the first
+    /// object is made or loaded here (its hooks may change the registry); from then on the
+    /// registry is asked. A row decoded without its values (its object was loaded when it was
+    /// read) whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
     /// refreshed it) is read again.
-    func registeredObjects(for rows: inout [DecodedRow]) throws -> [ManagedObject] {
+    func registeredObjects(for rows: inout [DecodedRow], storeIdentifier: String) throws
+        -> [ManagedObject]
+    {
         registry.reserveCapacity(registry.count + rows.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
+        var registryAsRead = true
+        // The entity of the last row, and its name (rows are mostly of one entity).
+        var entityIndex = -1
+        var entityName = ""
         for index in rows.indices {
             let slots = rows[index].slots.take()
-            objects.append(
-                try registeredObject(
-                    id: rows[index].id, entityIndex: rows[index].entityIndex,
-                    version: rows[index].version, slots: slots))
+            if case .loaded(let object) = rows[index].registration, registryAsRead {
+                objects.append(object)
+                continue
+            }
+            if rows[index].entityIndex != entityIndex {
+                entityIndex = rows[index].entityIndex
+                entityName = schema.entities[entityIndex].name
+            }
+            let id = ObjectID(
+                entityName: entityName, storeIdentifier: storeIdentifier,
+                key: .permanent(rows[index].key))
+            if case .none = rows[index].registration, let slots {
+                objects.append(
+                    registeredNewObject(
+                        id: id, entityIndex: entityIndex, version: rows[index].version,
+                        slots: slots))
+            } else {
+                objects.append(
+                    try registeredObject(
+                        id: id, entityIndex: entityIndex, version: rows[index].version,
+                        slots: slots))
+            }
+            registryAsRead = false
         }
         return objects
     }
 
-    /// The registered object for one decoded row (see ``registeredObjects(for:)``).
+    /// The registered object for one decoded row (see
+    /// ``registeredObjects(for:storeIdentifier:)``).
     private func registeredObject(id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]?)
         throws -> ManagedObject
     {
@@ -277,24 +305,38 @@ public final class ManagedContext {
             }
             return registeredObject(for: stored)
         }
-        let object: ManagedObject
-        if let existing {
-            object = existing
-            load(slots, version: version, into: object)
-        } else {
-            object = makeObject(
-                entity: schema.entities[entityIndex], id: id, isFault: false, slots: slots)
-            registry[id] = object
-            object.version = version
-            object.commitValues()
+        guard let existing else {
+            return registeredNewObject(
+                id: id, entityIndex: entityIndex, version: version, slots: slots)
         }
-        object.awakeFromFetch()
-        return object
+        load(slots, version: version, into: existing)
+        existing.awakeFromFetch()
+        return existing
     }
 
-    /// Whether the object `id` is registered and loaded (its fetched rows need no values).
-    func holdsLoaded(_ id: ObjectID) -> Bool {
-        registry[id]?.state == .loaded
+    /// A new object for a decoded row of an object the context did not hold when the row was
+    /// read, registered with a single lookup.
+    ///
+    /// Should the context hold one by now (a hook of an earlier row registered it), the new
+    /// object is dropped and the registered one is kept, loaded with the row if it is a fault.
+    private func registeredNewObject(
+        id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]
+    ) -> ManagedObject {
+        let object = makeObject(
+            entity: schema.entities[entityIndex], id: id, isFault: false, slots: slots)
+        if let registered = registry.updateValue(object, forKey: id) {
+            registry[id] = registered
+            object.context = nil
+            if registered.state == .fault {
+                load(slots, version: version, into: registered)
+                registered.awakeFromFetch()
+            }
+            return registered
+        }
+        object.version = version
+        object.commitValues()
+        object.awakeFromFetch()
+        return object
     }
 
     /// The slots of a stored row (relationships as faults).

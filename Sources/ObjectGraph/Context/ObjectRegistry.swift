@@ -37,6 +37,14 @@ struct ObjectRegistry {
         }
     }
 
+    /// Stores `object` under `id` (its own ID) and returns the object it replaced, if any:
+    /// registering and checking for an earlier object in one probe.
+    @discardableResult
+    mutating func updateValue(_ object: ManagedObject, forKey id: ObjectID) -> ManagedObject? {
+        assert(object.objectID == id, "objects are registered under their own ID")
+        return insert(object, hash: Self.hash(id))
+    }
+
     /// Makes room for `capacity` objects without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
         var size = max(objects.count, 16)
@@ -76,7 +84,8 @@ struct ObjectRegistry {
         return nil
     }
 
-    private mutating func insert(_ object: ManagedObject, hash: UInt64) {
+    @discardableResult
+    private mutating func insert(_ object: ManagedObject, hash: UInt64) -> ManagedObject? {
         if (count + 1) * 8 > objects.count * 7 {
             rehash(size: max(16, objects.count * 2))
         }
@@ -84,13 +93,14 @@ struct ObjectRegistry {
         while let existing = objects[index] {
             if hashes[index] == hash, existing.objectID == object.objectID {
                 objects[index] = object
-                return
+                return existing
             }
             index = (index + 1) & mask
         }
         objects[index] = object
         hashes[index] = hash
         count += 1
+        return nil
     }
 
     private mutating func remove(_ id: ObjectID) {

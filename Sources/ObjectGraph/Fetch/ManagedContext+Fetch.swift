@@ -92,24 +92,29 @@ extension ManagedContext {
     /// Rows come decoded straight into slots from stores that can (``RowDecodingStore``), and
     /// without values for the objects the context holds loaded already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
-        // Only a non-empty registry can hold objects whose rows need no values.
-        let isLoaded: ((ObjectID) -> Bool)? = registry.isEmpty ? nil : { self.holdsLoaded($0) }
         var decoded: [DecodedRow]?
         var stored: [StoreRow]?
+        var storeIdentifier = ""
         try coordinator.withStores { stores in
             guard
                 let store = StoreCoordinator.onlyStore(
                     for: query.entityIndexes, in: stores, schema: schema)
             else { return }
             if query.result == .rows, let decoding = store as? any RowDecodingStore {
-                decoded = try decoding.fetchDecoded(query, skippingValuesOf: isLoaded)
+                storeIdentifier = store.description.identifier
+                // The snapshot shares the registry's storage only until the store returns:
+                // registering objects must not copy the whole registry.
+                decoded = try decoding.fetchDecoded(
+                    query, knowing: RegistrySnapshot(registry: registry))
             } else {
                 stored = try store.fetch(query)
             }
         }
         // Taken out of the captured variable, the array is uniquely owned: its rows' slots
         // move into the objects without a copy.
-        if var rows = decoded.take() { return try registeredObjects(for: &rows) }
+        if var rows = decoded.take() {
+            return try registeredObjects(for: &rows, storeIdentifier: storeIdentifier)
+        }
         guard let rows = stored else { return nil }
         registry.reserveCapacity(registry.count + rows.count)
         return rows.map { row in

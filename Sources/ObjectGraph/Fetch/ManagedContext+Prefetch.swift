@@ -79,16 +79,17 @@ extension ManagedContext {
         of owners: [ManagedObject], store storeID: String, entityIndex: Int, position: Int
     ) throws -> [ObjectID: [ManagedObject]]? {
         let ids = owners.map(\.objectID)
-        let isLoaded: (ObjectID) -> Bool = { self.holdsLoaded($0) }
         var decoded: [ObjectID: [DecodedRow]]?
         var stored: [ObjectID: [StoreRow]]?
         try coordinator.withStores { stores in
             guard let store = stores.first(where: { $0.description.identifier == storeID })
             else { return }
             if let decoding = store as? any RowDecodingStore {
+                // The snapshot shares the registry's storage only until the store returns
+                // (see `objectsAnswered(by:)`).
                 decoded = try decoding.relatedDecodedRows(
                     of: ids, entityIndex: entityIndex, position: position,
-                    skippingValuesOf: isLoaded)
+                    knowing: RegistrySnapshot(registry: registry))
             } else {
                 stored = try store.relatedRows(
                     of: ids, entityIndex: entityIndex, position: position)
@@ -101,9 +102,9 @@ extension ManagedContext {
             registry.reserveCapacity(registry.count + related.values.reduce(0) { $0 + $1.count })
             for id in ids {
                 // Removed from the dictionary, each list is uniquely owned (see
-                // `registeredObjects(for:)`).
+                // `registeredObjects(for:storeIdentifier:)`).
                 guard var rows = related.removeValue(forKey: id) else { continue }
-                result[id] = try registeredObjects(for: &rows)
+                result[id] = try registeredObjects(for: &rows, storeIdentifier: storeID)
             }
         } else if let related = stored {
             for id in ids {
@@ -135,7 +136,9 @@ extension ManagedContext {
                     stored = try store.rows(for: ids)
                 }
             }
-            if var rows = decoded.take() { _ = try registeredObjects(for: &rows) }
+            if var rows = decoded.take() {
+                _ = try registeredObjects(for: &rows, storeIdentifier: storeID)
+            }
             for row in stored { _ = registeredObject(for: row) }
         }
     }

@@ -15,6 +15,20 @@ final class RefreshingPerson: ManagedObject {
     }
 }
 
+/// A person whose `awakeFromFetch`, for the person named "Ann", fetches Bob (loaded) and
+/// Cid's ID (a fault), so that both are registered before the outer fetch gets to their rows.
+final class FetchingPerson: ManagedObject {
+    nonisolated(unsafe) static var nested: [ManagedObject] = []
+
+    override func awakeFromFetch() {
+        guard let context, self["name"] as String? == "Ann" else { return }
+        let bob = (try? context.fetch(FetchRegistrationTests.byName("name == 'Bob'"))) ?? []
+        let cid =
+            (try? context.fetchObjectIDs(FetchRegistrationTests.byName("name == 'Cid'"))) ?? []
+        FetchingPerson.nested = bob + cid.compactMap { context.registeredObject(for: $0) }
+    }
+}
+
 @Suite("Fetched rows and registered objects (SQLite)")
 struct FetchRegistrationTests {
     /// A league file with the people `names` (ages 20, 21, …), saved.
@@ -88,6 +102,27 @@ struct FetchRegistrationTests {
         #expect(everyone.allSatisfy { !$0.isFault })
         #expect(everyone[1] === later[0])
         #expect(everyone[2]["age"] as Int? == 22)
+    }
+
+    @Test("objects a hook registers during a fetch stay the only ones for their IDs")
+    func hookRegistersLaterRows() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.people(folder, ["Ann", "Bob", "Cid"])
+        let classes = ManagedObjectClasses()
+        classes.register(FetchingPerson.self, forEntity: "Person")
+        let coordinator = StoreCoordinator(model: TestModels.league())
+        try coordinator.addStore(type: .sqlite, at: url)
+        let context = ManagedContext(coordinator: coordinator, classes: classes)
+        let everyone = try context.fetch(Self.byName())
+        let nested = FetchingPerson.nested
+        FetchingPerson.nested = []
+        try #require(nested.count == 2)
+        #expect(everyone[1] === nested[0])
+        #expect(everyone[2] === nested[1])
+        #expect(everyone.map { $0["name"] as String? } == ["Ann", "Bob", "Cid"])
+        #expect(everyone.allSatisfy { !$0.isFault && $0.context === context })
+        #expect(context.registeredObjects.count == 3)
     }
 
     @Test("values stored with another storage class are converted as Core Data reads them")

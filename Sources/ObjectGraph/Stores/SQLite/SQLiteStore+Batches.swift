@@ -7,34 +7,38 @@ extension SQLiteStore {
     static let batchSize = 500
 
     func rows(for ids: [ObjectID]) throws -> [StoreRow] {
-        try rows(for: ids) { cursor, table in try decodeRow(cursor, table: table) }
+        var decoder = SQLiteRowDecoder(store: self)
+        return try rows(for: ids) { try decoder.storeRow($0) }
     }
 
     func decodedRows(for ids: [ObjectID]) throws -> [DecodedRow] {
-        try rows(for: ids) { cursor, _ in try decodeRow(cursor, skippingValuesOf: nil) }
+        var decoder = SQLiteRowDecoder(store: self)
+        return try rows(for: ids) { try decoder.decodedRow($0) }
     }
 
     func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
         -> [ObjectID: [StoreRow]]?
     {
-        try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
-            cursor, table in try decodeRow(cursor, table: table)
+        var decoder = SQLiteRowDecoder(store: self)
+        return try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
+            try decoder.storeRow($0)
         }
     }
 
     func relatedDecodedRows(
         of owners: [ObjectID], entityIndex: Int, position: Int,
-        skippingValuesOf isLoaded: ((ObjectID) -> Bool)?
+        knowing registered: RegistrySnapshot?
     ) throws -> [ObjectID: [DecodedRow]]? {
-        try relatedRows(of: owners, entityIndex: entityIndex, position: position) { cursor, _ in
-            try decodeRow(cursor, skippingValuesOf: isLoaded)
+        var decoder = SQLiteRowDecoder(store: self, registered: registered)
+        return try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
+            try decoder.decodedRow($0)
         }
     }
 
-    /// The rows of `ids`, each decoded by `decode` (given the cursor and the row's table).
-    private func rows<Row>(
-        for ids: [ObjectID], decode: (RowCursor, String) throws -> Row?
-    ) throws -> [Row] {
+    /// The rows of `ids`, each decoded by `decode` from the cursor.
+    private func rows<Row>(for ids: [ObjectID], decode: (RowCursor) throws -> Row?) throws
+        -> [Row]
+    {
         var byTable: [String: [Int64]] = [:]
         for id in ids {
             guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
@@ -51,7 +55,7 @@ extension SQLiteStore {
                         sql: selectAll(from: table) + " WHERE t0.Z_PK IN (\(marks))",
                         arguments: StatementArguments(chunk))
                     while try cursor.step() {
-                        if let row = try decode(cursor, table) { rows.append(row) }
+                        if let row = try decode(cursor) { rows.append(row) }
                     }
                 }
             }
@@ -60,7 +64,7 @@ extension SQLiteStore {
     }
 
     /// The rows related to each of `owners` through the to-many relationship at `position`,
-    /// each decoded by `decode` (given the cursor and the row's table).
+    /// each decoded by `decode` from the cursor.
     ///
     /// Each owner's rows come in relationship order (the order column, then `Z_PK`). Rows are
     /// read by owner key lists (`IN (…)`, `batchSize` keys at a time), or, when the owners'
@@ -68,7 +72,7 @@ extension SQLiteStore {
     /// (see ``scansForRelatedRows(table:column:keys:)``).
     private func relatedRows<Row>(
         of owners: [ObjectID], entityIndex: Int, position: Int,
-        decode: (RowCursor, String) throws -> Row?
+        decode: (RowCursor) throws -> Row?
     ) throws -> [ObjectID: [Row]]? {
         guard
             case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
@@ -123,9 +127,9 @@ extension SQLiteStore {
                 let cursor = try database.makeCursor(
                     sql: query.sql, arguments: StatementArguments(query.keys))
                 while try cursor.step() {
-                    guard try cursor.storageClass(at: ownerColumn) == .integer,
-                        let owner = ownerByKey[try cursor.int64(at: ownerColumn)],
-                        let row = try decode(cursor, destinationTable)
+                    guard let ownerKey = try cursor.integer(at: ownerColumn),
+                        let owner = ownerByKey[ownerKey],
+                        let row = try decode(cursor)
                     else { continue }
                     result[owner, default: []].append(row)
                 }

@@ -6,15 +6,15 @@ import SQLiteDatabase
 extension SQLiteStore: RowDecodingStore {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
         guard let compiled = compiledSelect(query) else { return nil }
-        let table = entityLayouts[query.entityIndex].tableName
         return try sqlite {
             var rows: [StoreRow] = []
             let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
                 arguments: compiled.statementArguments)
             switch query.result {
             case .rows:
+                var decoder = SQLiteRowDecoder(store: self)
                 while try cursor.step() {
-                    if let row = try decodeRow(cursor, table: table) { rows.append(row) }
+                    if let row = try decoder.storeRow(cursor) { rows.append(row) }
                 }
             case .ids:
                 while try cursor.step() {
@@ -33,7 +33,7 @@ extension SQLiteStore: RowDecodingStore {
     }
 
     /// ``fetch(_:)`` for whole rows, decoded straight into slots (see ``RowDecodingStore``).
-    func fetchDecoded(_ query: StoreQuery, skippingValuesOf isLoaded: ((ObjectID) -> Bool)?)
+    func fetchDecoded(_ query: StoreQuery, knowing registered: RegistrySnapshot?)
         throws -> [DecodedRow]?
     {
         var query = query
@@ -41,10 +41,13 @@ extension SQLiteStore: RowDecodingStore {
         guard let compiled = compiledSelect(query) else { return nil }
         return try sqlite {
             var rows: [DecodedRow] = []
+            // A limited query's rows fit in one allocation (a large limit is only a bound).
+            if query.limit > 0 { rows.reserveCapacity(min(query.limit, 1024)) }
             let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
                 arguments: compiled.statementArguments)
+            var decoder = SQLiteRowDecoder(store: self, registered: registered)
             while try cursor.step() {
-                if let row = try decodeRow(cursor, skippingValuesOf: isLoaded) { rows.append(row) }
+                if let row = try decoder.decodedRow(cursor) { rows.append(row) }
             }
             return rows
         }

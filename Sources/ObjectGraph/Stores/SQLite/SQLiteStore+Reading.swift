@@ -4,13 +4,48 @@ import SQLiteDatabase
 /// How to read one entity's rows: for each property position, which column holds what.
 struct RowDecodingPlan {
     enum Step {
-        case attribute(column: Int, type: AttributeType, external: Bool)
+        case attribute(AttributeColumn)
         case toOne(column: Int, entityColumn: Int?, destination: String)
         case toMany
         case transient
     }
 
     let steps: [Step]
+}
+
+/// How to read one attribute's column.
+struct AttributeColumn {
+    /// The values read in place when the column holds the storage class they are written as
+    /// (or, for numbers and dates, an integer); everything else goes through ``ValueCoding``.
+    enum Reading {
+        case integer(ClosedRange<Int64>)
+        case boolean
+        case double
+        case date
+        case string
+        case other
+    }
+
+    let column: Int
+    let type: AttributeType
+    let reading: Reading
+    /// Whether the attribute allows external storage (its blobs may be markers).
+    let external: Bool
+
+    init(column: Int, type: AttributeType, external: Bool) {
+        self.column = column
+        self.type = type
+        self.external = external
+        switch type {
+        case .integer16, .integer32, .integer64:
+            reading = type.integerRange.map { .integer($0) } ?? .other
+        case .boolean: reading = .boolean
+        case .double, .float: reading = .double
+        case .date: reading = .date
+        case .string: reading = .string
+        default: reading = .other
+        }
+    }
 }
 
 /// Reading rows, relationships and whole tables.
@@ -30,8 +65,9 @@ extension SQLiteStore {
                 {
                     steps.append(
                         .attribute(
-                            column: position, type: attribute.type,
-                            external: attribute.allowsExternalBinaryDataStorage))
+                            AttributeColumn(
+                                column: position, type: attribute.type,
+                                external: attribute.allowsExternalBinaryDataStorage)))
                 } else {
                     steps.append(.transient)
                 }
@@ -70,110 +106,52 @@ extension SQLiteStore {
 
     /// Decodes the row under `cursor` (columns of `table` in table order) as a ``StoreRow``.
     func decodeRow(_ cursor: RowCursor, table: String) throws -> StoreRow? {
-        guard let row = try decodeRow(cursor, skippingValuesOf: nil) else { return nil }
-        let values = (row.slots ?? []).map { slot -> StoredValue in
-            switch slot {
-            case .value(let value): return .value(value)
-            case .toOneFault(let id): return .toOne(id)
-            case .toManyFault(let ids): return .toMany(ids)
-            case .toOne(let object): return .toOne(object?.objectID)
-            case .toMany(let objects): return .toMany(objects.map(\.objectID))
-            }
-        }
-        return StoreRow(
-            id: row.id, entityIndex: row.entityIndex, version: row.version, values: values)
+        var decoder = SQLiteRowDecoder(store: self)
+        return try decoder.storeRow(cursor)
     }
 
-    /// Decodes the row under `cursor` (columns of its table in table order, `Z_PK`, `Z_ENT`
-    /// and `Z_OPT` first) straight into slots; `nil` for a row of no known entity. The values
-    /// are left out when `isLoaded` says the object is loaded already.
-    func decodeRow(_ cursor: RowCursor, skippingValuesOf isLoaded: ((ObjectID) -> Bool)?)
-        throws -> DecodedRow?
-    {
-        guard try cursor.storageClass(at: 0) == .integer,
-            try cursor.storageClass(at: 1) == .integer,
-            let index = schemaIndexByNumber[Int(truncatingIfNeeded: try cursor.int64(at: 1))]
-        else { return nil }
-        let pk = try cursor.int64(at: 0)
-        let version = try cursor.storageClass(at: 2) == .integer ? try cursor.int64(at: 2) : 0
-        let entity = schema.entities[index]
-        let id = objectID(entity.name, pk)
-        var row = DecodedRow(id: id, entityIndex: index, version: version, slots: nil)
-        if let isLoaded, isLoaded(id) { return row }
-        let steps = plan(for: index).steps
-        var slots: [Slot] = []
-        slots.reserveCapacity(steps.count)
-        for (position, step) in steps.enumerated() {
-            switch step {
-            case .attribute(let column, let type, let external):
-                do {
-                    let value = try attributeValue(
-                        cursor, column: column, type: type, external: external)
-                    slots.append(.value(value))
-                } catch let error as ValueCodingError {
-                    throw StoreError.sqlite(
-                        path: path,
-                        message:
-                            "\(entity.name).\(entity.properties[position].name) of row \(pk): \(error)"
-                    )
-                }
-            case .toOne(let column, let entityColumn, let destination):
-                slots.append(
-                    .toOneFault(
-                        try toOneTarget(
-                            cursor, column: column, entityColumn: entityColumn,
-                            destination: destination)))
-            case .toMany:
-                slots.append(.toManyFault(nil))
-            case .transient:
-                slots.append(.value(.null))
-            }
-        }
-        row.slots = slots
-        return row
-    }
-
-    /// The value of the attribute of type `type` in `column` of the current row.
+    /// The value of `attribute` in the current row.
     ///
-    /// The common cases (a value of the column's own storage class) are read in place; the
-    /// others go through ``ValueCoding``, which converts what Core Data accepts and throws for
-    /// what it does not.
-    private func attributeValue(
-        _ cursor: RowCursor, column: Int, type: AttributeType, external: Bool
-    ) throws -> Value {
-        switch (try cursor.storageClass(at: column), type) {
+    /// The common cases (see ``AttributeColumn/Reading``) are read in place; the others go
+    /// through ``ValueCoding``, which converts what Core Data accepts and throws for what it
+    /// does not.
+    func attributeValue(_ cursor: RowCursor, _ attribute: AttributeColumn) throws -> Value {
+        let column = attribute.column
+        switch (try cursor.storageClass(at: column), attribute.reading) {
         case (.null, _):
             return .null
-        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64):
+        case (.integer, .integer(let range)):
             let number = try cursor.int64(at: column)
-            if type.integerRange?.contains(number) == true { return .integer(number) }
+            if range.contains(number) { return .integer(number) }
         case (.integer, .boolean):
             return .bool(try cursor.int64(at: column) != 0)
-        case (.real, .double), (.real, .float):
+        case (.real, .double):
             return .double(try cursor.double(at: column))
+        case (.integer, .double):
+            return .double(Double(try cursor.int64(at: column)))
         case (.real, .date):
             return .date(Date(timeIntervalSinceReferenceDate: try cursor.double(at: column)))
+        case (.integer, .date):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(try cursor.int64(at: column))))
         case (.text, .string):
             return .string(try cursor.text(at: column))
         default:
             break
         }
         var stored = try cursor.value(at: column)
-        if external, case .blob(let bytes) = stored { stored = externalData(bytes) }
-        return try ValueCoding.value(from: stored, type: type)
+        if attribute.external, case .blob(let bytes) = stored { stored = externalData(bytes) }
+        return try ValueCoding.value(from: stored, type: attribute.type)
     }
 
     /// The ID of a to-one relationship's target in `column` of the current row (its entity
     /// from `entityColumn` when the destination has subentities), or `nil` when there is none.
-    private func toOneTarget(
+    func toOneTarget(
         _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: String
     ) throws -> ObjectID? {
-        guard try cursor.storageClass(at: column) == .integer else { return nil }
-        let target = try cursor.int64(at: column)
+        guard let target = try cursor.integer(at: column) else { return nil }
         var name = destination
-        if let entityColumn, try cursor.storageClass(at: entityColumn) == .integer,
-            let targetIndex = schemaIndexByNumber[
-                Int(truncatingIfNeeded: try cursor.int64(at: entityColumn))]
+        if let entityColumn, let targetNumber = try cursor.integer(at: entityColumn),
+            let targetIndex = schemaIndexByNumber[Int(truncatingIfNeeded: targetNumber)]
         {
             name = schema.entities[targetIndex].name
         }
@@ -236,8 +214,9 @@ extension SQLiteStore {
             try sqlite {
                 let cursor = try database.makeCursor(
                     sql: sql, arguments: StatementArguments(numbers.map { Int64($0) }))
+                var decoder = SQLiteRowDecoder(store: self)
                 while try cursor.step() {
-                    if let row = try decodeRow(cursor, table: table) { rows.append(row) }
+                    if let row = try decoder.storeRow(cursor) { rows.append(row) }
                 }
             }
         }
