@@ -50,7 +50,7 @@ public final class ManagedContext {
     /// Counts changes (for a save to notice what `willSave` hooks changed).
     var changeCount = 0
     /// The class of each entity's objects, looked up once (by entity index).
-    var classByEntity: [Int: ManagedObject.Type] = [:]
+    var classByEntity: [ManagedObject.Type?] = []
 
     /// Creates a context on `coordinator`, recording undo in `undoManager` when one is given.
     public init(
@@ -130,15 +130,23 @@ public final class ManagedContext {
     func makeObject(
         entity: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil
     ) -> ManagedObject {
+        let index = entity.index
+        if index >= classByEntity.count {
+            classByEntity += Array(repeating: nil, count: index + 1 - classByEntity.count)
+        }
         let type: ManagedObject.Type
-        if let known = classByEntity[entity.index] {
+        if let known = classByEntity[index] {
             type = known
         } else {
             type = classes.type(for: entity.entity) ?? ManagedObject.self
-            classByEntity[entity.index] = type
+            classByEntity[index] = type
         }
-        return type.init(
-            ObjectCreation(schema: entity, id: id, context: self, isFault: isFault, slots: slots))
+        let creation = ObjectCreation(
+            schema: entity, id: id, context: self, isFault: isFault, slots: slots)
+        // The base class directly: a static call the compiler can see through (moving the
+        // creation's fields in), where `type.init` is a dynamic one.
+        if type == ManagedObject.self { return ManagedObject(creation) }
+        return type.init(creation)
     }
 
     // MARK: - Finding objects
@@ -262,30 +270,32 @@ public final class ManagedContext {
         var registryAsRead = true
         // The entity of the last row, and its name (rows are mostly of one entity).
         var entityIndex = -1
-        var entityName = ""
+        var last: (entity: EntitySchema, space: ObjectIDSpace)?
         for index in rows.indices {
             let slots = rows[index].slots.take()
             if case .loaded(let object) = rows[index].registration, registryAsRead {
                 objects.append(object)
                 continue
             }
-            if rows[index].entityIndex != entityIndex {
+            let entity: EntitySchema
+            let space: ObjectIDSpace
+            if rows[index].entityIndex == entityIndex, let last {
+                (entity, space) = last
+            } else {
                 entityIndex = rows[index].entityIndex
-                entityName = schema.entities[entityIndex].name
+                entity = schema.entities[entityIndex]
+                space = .named(entity.name, storeIdentifier: storeIdentifier)
+                last = (entity, space)
             }
-            let id = ObjectID(
-                entityName: entityName, storeIdentifier: storeIdentifier,
-                key: .permanent(rows[index].key))
+            let id = ObjectID(space: space, key: .permanent(rows[index].key))
             if case .none = rows[index].registration, let slots {
                 objects.append(
                     registeredNewObject(
-                        id: id, entityIndex: entityIndex, version: rows[index].version,
-                        slots: slots))
+                        id: id, entity: entity, version: rows[index].version, slots: slots))
             } else {
                 objects.append(
                     try registeredObject(
-                        id: id, entityIndex: entityIndex, version: rows[index].version,
-                        slots: slots))
+                        id: id, entity: entity, version: rows[index].version, slots: slots))
             }
             registryAsRead = false
         }
@@ -294,8 +304,9 @@ public final class ManagedContext {
 
     /// The registered object for one decoded row (see
     /// ``registeredObjects(for:storeIdentifier:)``).
-    private func registeredObject(id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]?)
-        throws -> ManagedObject
+    private func registeredObject(
+        id: ObjectID, entity: EntitySchema, version: Int64, slots: [Slot]?
+    ) throws -> ManagedObject
     {
         let existing = registry[id]
         if let existing, existing.state == .loaded { return existing }
@@ -306,8 +317,7 @@ public final class ManagedContext {
             return registeredObject(for: stored)
         }
         guard let existing else {
-            return registeredNewObject(
-                id: id, entityIndex: entityIndex, version: version, slots: slots)
+            return registeredNewObject(id: id, entity: entity, version: version, slots: slots)
         }
         load(slots, version: version, into: existing)
         existing.awakeFromFetch()
@@ -320,10 +330,9 @@ public final class ManagedContext {
     /// Should the context hold one by now (a hook of an earlier row registered it), the new
     /// object is dropped and the registered one is kept, loaded with the row if it is a fault.
     private func registeredNewObject(
-        id: ObjectID, entityIndex: Int, version: Int64, slots: [Slot]
+        id: ObjectID, entity: EntitySchema, version: Int64, slots: [Slot]
     ) -> ManagedObject {
-        let object = makeObject(
-            entity: schema.entities[entityIndex], id: id, isFault: false, slots: slots)
+        let object = makeObject(entity: entity, id: id, isFault: false, slots: slots)
         if let registered = registry.updateValue(object, forKey: id) {
             registry[id] = registered
             object.context = nil

@@ -14,6 +14,7 @@ struct SQLiteRowDecoder {
     private var entityNumber: Int64 = -1
     private var entityIndex = 0
     private var entityName = ""
+    private var space: ObjectIDSpace?
     private var steps: [RowDecodingPlan.Step] = []
 
     init(store: SQLiteStore, registered: RegistrySnapshot? = nil) {
@@ -53,13 +54,13 @@ struct SQLiteRowDecoder {
             entityNumber = number
             entityIndex = index
             entityName = store.schema.entities[index].name
+            space = store.idSpace(entityName)
             steps = store.plan(for: index).steps
         }
         let version = try cursor.integer(at: 2) ?? 0
         var row = DecodedRow(key: pk, entityIndex: entityIndex, version: version, slots: nil)
-        if let registered {
-            let id = ObjectID(
-                entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(pk))
+        if let registered, let space {
+            let id = ObjectID(space: space, key: .permanent(pk))
             row.registration = registered.registration(of: id)
             if case .loaded = row.registration { return row }
         }

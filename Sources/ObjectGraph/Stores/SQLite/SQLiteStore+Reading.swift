@@ -159,10 +159,15 @@ extension SQLiteStore {
     }
 
     func objectID(_ entity: String, _ key: Int64) -> ObjectID {
-        if let space = idSpaces[entity] { return ObjectID(space: space, key: .permanent(key)) }
+        ObjectID(space: idSpace(entity), key: .permanent(key))
+    }
+
+    /// The space of the IDs of `entity`'s objects in this store.
+    func idSpace(_ entity: String) -> ObjectIDSpace {
+        if let space = idSpaces[entity] { return space }
         let space = ObjectIDSpace.named(entity, storeIdentifier: description.identifier)
         idSpaces[entity] = space
-        return ObjectID(space: space, key: .permanent(key))
+        return space
     }
 
     /// Core Data's external-storage marker: `0x01` + the bytes inline, or `0x02` + the UUID
