@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteDatabase
 
 /// Where a predicate is evaluated: the current object (`SELF`, and the start of plain key
@@ -218,15 +219,17 @@ final class SQLPredicateTranslator {
             }
             let test = stringFunction(function, left, right, options)
             if function == .beginsWith, let range = prefixRange(left, right, options),
-                let length = right.constantText?.unicodeScalars.count
+                let length = right.constantText?.utf8.count
             {
                 // Past the prefix's bytes, an ASCII character (or the end) starts a new
                 // Character, so the prefix matches in Swift's sense too; only a non-ASCII
-                // next character (a combining mark, …) needs the Swift check.
+                // next character (a combining mark, …) needs the Swift check. The byte after
+                // the (ASCII) prefix is read from the value's bytes — no UTF-8 decoding — and
+                // is below 0x80 (an empty blob, at the end, is too).
                 let plainNext =
-                    "(length(" + left.piece + ") = " + SQLPiece.bound(.integer(Int64(length)))
-                    + " OR unicode(substr(" + left.piece + ", "
-                    + SQLPiece.bound(.integer(Int64(length + 1))) + ", 1)) < 128)"
+                    "(substr(CAST(" + left.piece + " AS BLOB), "
+                    + SQLPiece.bound(.integer(Int64(length + 1))) + ", 1) < "
+                    + SQLPiece.bound(.blob(Data([0x80]))) + ")"
                 return SQLPiece.all([range, SQLPiece.any([plainNext, test])])
             }
             return test
