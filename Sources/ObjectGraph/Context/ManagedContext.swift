@@ -306,8 +306,7 @@ public final class ManagedContext {
     /// ``registeredObjects(for:storeIdentifier:)``).
     private func registeredObject(
         id: ObjectID, entity: EntitySchema, version: Int64, slots: [Slot]?
-    ) throws -> ManagedObject
-    {
+    ) throws -> ManagedObject {
         let existing = registry[id]
         if let existing, existing.state == .loaded { return existing }
         guard let slots else {
