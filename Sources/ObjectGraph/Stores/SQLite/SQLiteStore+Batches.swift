@@ -79,13 +79,17 @@ extension SQLiteStore {
             let destination = schema.entity(named: relationship.relationship.destinationEntityName)
         else { return [:] }
         let destinationTable = entityLayouts[destination.index].tableName
+        // Rows are grouped by the owner's position (found by its key), not by hashing IDs.
         var keys: [Int64] = []
-        var ownerByKey: [Int64: ObjectID] = [:]
+        var keyed: [ObjectID] = []
+        var positionByKey: [Int64: Int] = [:]
         for owner in owners {
-            guard case .permanent(let pk) = owner.key else { continue }
+            guard case .permanent(let pk) = owner.key, positionByKey[pk] == nil else { continue }
+            positionByKey[pk] = keyed.count
+            keyed.append(owner)
             keys.append(pk)
-            ownerByKey[pk] = owner
         }
+        var lists = [[Row]](repeating: [], count: keyed.count)
         var result: [ObjectID: [Row]] = [:]
         for owner in owners { result[owner] = [] }
         // Each query: its SQL and its arguments.
@@ -128,13 +132,14 @@ extension SQLiteStore {
                     sql: query.sql, arguments: StatementArguments(query.keys))
                 while try cursor.step() {
                     guard let ownerKey = try cursor.integer(at: ownerColumn),
-                        let owner = ownerByKey[ownerKey],
+                        let position = positionByKey[ownerKey],
                         let row = try decode(cursor)
                     else { continue }
-                    result[owner, default: []].append(row)
+                    lists[position].append(row)
                 }
             }
         }
+        for (position, owner) in keyed.enumerated() { result[owner] = lists[position] }
         return result
     }
 
