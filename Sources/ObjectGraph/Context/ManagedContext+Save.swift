@@ -29,7 +29,9 @@ extension ManagedContext {
             post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
         }
         try coordinator.withStores { stores in
-            var plan = SavePlan(schema: schema, stores: stores)
+            var plan = SavePlan(
+                schema: schema, stores: stores, inserted: batch.inserted.count,
+                updated: batch.saved.count)
             for object in batch.inserted {
                 try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
             }

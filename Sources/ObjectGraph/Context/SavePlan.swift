@@ -8,9 +8,14 @@ struct SavePlan {
     /// Each store taking part, with its changes.
     private(set) var work: [(store: any PersistentStore, changes: ChangeSet)] = []
 
-    init(schema: ModelSchema, stores: [any PersistentStore]) {
+    /// How many rows of each kind the save has (each store's lists are made that large at
+    /// once: a single store, the usual case, then never grows them).
+    private let expected: (inserted: Int, updated: Int)
+
+    init(schema: ModelSchema, stores: [any PersistentStore], inserted: Int = 0, updated: Int = 0) {
         self.schema = schema
         self.stores = stores
+        expected = (inserted, updated)
         workByEntity = Array(repeating: -1, count: schema.entities.count)
     }
 
@@ -39,7 +44,10 @@ struct SavePlan {
         {
             position = existing
         } else {
-            work.append((store, ChangeSet()))
+            var changes = ChangeSet()
+            changes.inserted.reserveCapacity(expected.inserted)
+            changes.updated.reserveCapacity(expected.updated)
+            work.append((store, changes))
             position = work.count - 1
         }
         workByEntity[entity.index] = position
