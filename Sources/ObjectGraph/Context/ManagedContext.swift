@@ -268,7 +268,7 @@ public final class ManagedContext {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
         var registryAsRead = true
-        // The entity of the last row, and its name (rows are mostly of one entity).
+        // The entity of the last row, and its ID space (rows are mostly of one entity).
         var entityIndex = -1
         var last: (entity: EntitySchema, space: ObjectIDSpace)?
         for index in rows.indices {
@@ -341,8 +341,7 @@ public final class ManagedContext {
             }
             return registered
         }
-        object.version = version
-        object.commitValues()
+        loaded(object, version: version)
         object.awakeFromFetch()
         return object
     }
@@ -372,8 +371,7 @@ public final class ManagedContext {
                 object.context = nil
             } else {
                 object.deletedFlag = false
-                for (position, slot) in object.originals { object.slots[position] = slot }
-                if object.hasCommitted { object.commitValues() }
+                object.revertToCommitted()
             }
         }
         untouchAll()

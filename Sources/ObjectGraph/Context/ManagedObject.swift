@@ -54,28 +54,30 @@ open class ManagedObject {
         static let deleted = Flags(rawValue: 8)
     }
 
+    private func setFlag(_ flag: Flags, _ isOn: Bool) {
+        if isOn { flags.insert(flag) } else { flags.remove(flag) }
+    }
+
     /// Whether the values are loaded or the object is still a fault.
     var state: ObjectState {
         get { flags.contains(.fault) ? .fault : .loaded }
-        set {
-            if newValue == .fault { flags.insert(.fault) } else { flags.remove(.fault) }
-        }
+        set { setFlag(.fault, newValue == .fault) }
     }
     /// Whether the object has committed values: it was fetched or saved (an insert not saved
     /// yet has none).
     var hasCommitted: Bool {
         get { flags.contains(.committed) }
-        set { if newValue { flags.insert(.committed) } else { flags.remove(.committed) } }
+        set { setFlag(.committed, newValue) }
     }
     /// Whether the object was inserted and not saved yet (deleted or not).
     var insertedFlag: Bool {
         get { flags.contains(.inserted) }
-        set { if newValue { flags.insert(.inserted) } else { flags.remove(.inserted) } }
+        set { setFlag(.inserted, newValue) }
     }
     /// Whether the object was deleted and the deletion not saved yet.
     var deletedFlag: Bool {
         get { flags.contains(.deleted) }
-        set { if newValue { flags.insert(.deleted) } else { flags.remove(.deleted) } }
+        set { setFlag(.deleted, newValue) }
     }
 
     /// Creates an object. Contexts call this; use ``ManagedContext/insert(_:)`` to make objects.
@@ -338,6 +340,12 @@ open class ManagedObject {
         if !originals.isEmpty { originals = [] }
     }
 
+    /// Puts the committed values back (discarding unsaved changes).
+    func revertToCommitted() {
+        for (position, slot) in originals { slots[position] = slot }
+        if !originals.isEmpty { originals = [] }
+    }
+
     /// Forgets the committed values (the object is new again, or a fault).
     func forgetCommittedValues() {
         hasCommitted = false
@@ -354,53 +362,62 @@ open class ManagedObject {
         }
     }
 
-    /// Whether ``changedPositions()`` is not empty (found without building the list).
-    var hasChangedValues: Bool {
-        guard state == .loaded else { return false }
+    /// Calls `body` with each position whose value differs from the committed one (every
+    /// non-empty one for an object never saved), in no particular order, until `body` returns
+    /// false. The one walk behind ``hasChangedValues``, ``changedPositionMask()`` and
+    /// ``changedPositions()``.
+    private func visitChangedPositions(_ body: (Int) -> Bool) {
+        guard state == .loaded else { return }
         let transient = schema.isTransient
-        guard hasCommitted else {
-            return slots.indices.contains { position in
-                !transient[position] && !Self.same(slots[position], nil, ordered: false)
+        if hasCommitted {
+            for entry in originals where !transient[entry.position] {
+                let position = entry.position
+                if Self.same(slots[position], entry.slot, ordered: isOrdered(position)) {
+                    continue
+                }
+                if !body(position) { return }
+            }
+        } else {
+            for position in slots.indices where !transient[position] {
+                if Self.same(slots[position], nil, ordered: false) { continue }
+                if !body(position) { return }
             }
         }
-        return originals.contains { entry in
-            !transient[entry.position]
-                && !Self.same(
-                    slots[entry.position], entry.slot, ordered: isOrdered(entry.position))
+    }
+
+    /// Whether ``changedPositions()`` is not empty (found without building the list).
+    var hasChangedValues: Bool {
+        var found = false
+        visitChangedPositions { _ in
+            found = true
+            return false
         }
+        return found
     }
 
     /// ``changedPositions()`` as a bit per position, without building the list: `0` when
     /// nothing changed, `nil` when a changed position is past 63.
     func changedPositionMask() -> UInt64? {
-        guard state == .loaded else { return 0 }
-        guard hasCommitted else { return PendingRow.mask(of: changedPositions()) }
-        let transient = schema.isTransient
         var mask: UInt64 = 0
-        for entry in originals where !transient[entry.position] {
-            if !Self.same(slots[entry.position], entry.slot, ordered: isOrdered(entry.position)) {
-                guard entry.position < 64 else { return nil }
-                mask |= 1 << UInt64(entry.position)
+        var wide = false
+        visitChangedPositions { position in
+            guard position < 64 else {
+                wide = true
+                return false
             }
+            mask |= 1 << UInt64(position)
+            return true
         }
-        return mask
+        return wide ? nil : mask
     }
 
     /// The positions whose value differs from the committed one (all non-empty ones for an
     /// object never saved), in ascending order.
     func changedPositions() -> [Int] {
-        guard state == .loaded else { return [] }
-        let transient = schema.isTransient
-        guard hasCommitted else {
-            return slots.indices.filter { position in
-                !transient[position] && !Self.same(slots[position], nil, ordered: false)
-            }
-        }
         var result: [Int] = []
-        for entry in originals where !transient[entry.position] {
-            if !Self.same(slots[entry.position], entry.slot, ordered: isOrdered(entry.position)) {
-                result.append(entry.position)
-            }
+        visitChangedPositions { position in
+            result.append(position)
+            return true
         }
         return result.count > 1 ? result.sorted() : result
     }

@@ -13,6 +13,19 @@ enum Slot {
     indirect case toOneFault(ObjectID?)
 }
 
+extension Slot {
+    /// What a store keeps for this slot: relationships as the IDs of their objects.
+    var storedValue: StoredValue {
+        switch self {
+        case .value(let value): return .value(value)
+        case .toOne(let target): return .toOne(target?.objectID)
+        case .toOneFault(let id): return .toOne(id)
+        case .toMany(let targets): return .toMany(targets.map(\.objectID))
+        case .toManyFault(let ids): return .toMany(ids)
+        }
+    }
+}
+
 /// The lifecycle of a managed object in its context.
 enum ObjectState {
     /// Values are loaded (or the object was inserted).

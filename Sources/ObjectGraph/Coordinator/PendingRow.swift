@@ -74,7 +74,7 @@ enum PendingRow {
         switch self {
         case .object(let object, _):
             if object.schema.isTransient[position] { return .value(.null) }
-            return Self.stored(object.slots[position])
+            return object.slots[position].storedValue
         case .row(let row):
             return position < row.values.count ? row.values[position] : .value(.null)
         }
@@ -121,17 +121,6 @@ enum PendingRow {
             return StoreRow(
                 id: object.objectID, entityIndex: object.schema.index, version: object.version,
                 values: values, changedPositions: changed.map(Self.positions(in:)))
-        }
-    }
-
-    /// What the store keeps for a slot: relationships as IDs.
-    static func stored(_ slot: Slot) -> StoredValue {
-        switch slot {
-        case .value(let value): return .value(value)
-        case .toOne(let target): return .toOne(target?.objectID)
-        case .toOneFault(let id): return .toOne(id)
-        case .toMany(let targets): return .toMany(targets.map(\.objectID))
-        case .toManyFault(let ids): return .toMany(ids)
         }
     }
 }

@@ -3,14 +3,13 @@ import SQLiteDatabase
 
 /// Decodes the rows of one run of a query (columns of their table in table order, `Z_PK`,
 /// `Z_ENT` and `Z_OPT` first), keeping what is the same from row to row: the last row's
-/// entity, with its name and decoding steps, and the store's identifier. Make one per run and
-/// use it for every row.
+/// entity, with its name, ID space and decoding steps. Make one per run and use it for every
+/// row.
 struct SQLiteRowDecoder {
     let store: SQLiteStore
     /// The context's identity map (see ``RowDecodingStore``).
     let registered: RegistrySnapshot?
-    private let storeIdentifier: String
-    /// The `Z_ENT` of the last row, and its entity's schema index, name and steps.
+    /// The `Z_ENT` of the last row, and its entity's schema index, name, ID space and steps.
     private var entityNumber: Int64 = -1
     private var entityIndex = 0
     private var entityName = ""
@@ -20,23 +19,13 @@ struct SQLiteRowDecoder {
     init(store: SQLiteStore, registered: RegistrySnapshot? = nil) {
         self.store = store
         self.registered = registered
-        storeIdentifier = store.description.identifier
     }
 
     /// The row under `cursor` as a ``StoreRow``; `nil` for a row of no known entity.
     mutating func storeRow(_ cursor: RowCursor) throws -> StoreRow? {
         guard let row = try decodedRow(cursor) else { return nil }
-        let values = (row.slots ?? []).map { slot -> StoredValue in
-            switch slot {
-            case .value(let value): return .value(value)
-            case .toOneFault(let id): return .toOne(id)
-            case .toManyFault(let ids): return .toMany(ids)
-            case .toOne(let object): return .toOne(object?.objectID)
-            case .toMany(let objects): return .toMany(objects.map(\.objectID))
-            }
-        }
-        let id = ObjectID(
-            entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(row.key))
+        let values = (row.slots ?? []).map(\.storedValue)
+        let id = ObjectID(space: space ?? store.idSpace(entityName), key: .permanent(row.key))
         return StoreRow(
             id: id, entityIndex: row.entityIndex, version: row.version, values: values)
     }

@@ -309,8 +309,11 @@ extension SQLiteStore {
     func textIsNFC(_ row: PendingRow) -> Bool {
         let entity = schema.entities[row.entityIndex]
         // An update writes only its changed columns: only they can bring new text.
-        for position in row.changedPositions ?? entity.attributePositions
-        where entity.kinds[position] == 0 {
+        let changed = row.changedMask
+        for position in entity.attributePositions {
+            if let changed, position >= 64 || changed & (1 << UInt64(position)) == 0 {
+                continue
+            }
             let text: String
             switch row.attribute(at: position) {
             case .string(let string): text = string
@@ -366,8 +369,7 @@ extension SQLiteStore {
     /// Rewrites `row`'s join-table rows and the order keys of its ordered relationships.
     private func writeRelationships(_ row: PendingRow, _ db: Database) throws {
         let plan = writePlan(for: row.entityIndex)
-        guard case .permanent(let pk) = row.id.key, !plan.joins.isEmpty || !plan.orders.isEmpty
-        else { return }
+        guard case .permanent(let pk) = row.id.key, plan.writesLinks else { return }
         for join in plan.joins {
             guard case .toMany(let ids?) = row.value(at: join.position) else { continue }
             try db.cachedStatement(
