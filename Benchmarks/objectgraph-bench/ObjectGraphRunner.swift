@@ -14,8 +14,8 @@ struct ObjectGraphRunner {
     let withUndoManager: Bool
     /// The store type (SQLite by default; the store section also measures binary and XML).
     var storeType: StoreType = .sqlite
-    /// What the operation fetched, released only after timing.
-    let retained = Retained()
+    /// What the operation fetched (and its context), released only after timing.
+    var retained = Retained()
 
     /// Runs `operation`; `queries` and `budget` bound the `query` loop.
     func run(_ operation: String, queries: Int, budget: Double) throws -> SideResult {
@@ -83,10 +83,9 @@ struct ObjectGraphRunner {
         case "delete_all": result = try deleteAll(context)
         default: throw BenchError.usage("unknown operation '\(operation)'")
         }
-        withExtendedLifetime(context) {
-            result.seconds = Clock.now() - start
-            result.cpuSeconds = Clock.cpu() - startCPU
-        }
+        result.seconds = Clock.now() - start
+        result.cpuSeconds = Clock.cpu() - startCPU
+        retained.values.append(context)
         return result
     }
 

@@ -14,11 +14,12 @@ struct RawSQLiteRunner {
     let n: Int
     let path: String
     /// What the operation read, released only after timing.
-    private let retained = Retained()
+    let retained: Retained
 
-    init(n: Int, path: String) {
+    init(n: Int, path: String, retained: Retained = Retained()) {
         self.n = n
         self.path = path
+        self.retained = retained
     }
 
     /// `Z_ENT` of each entity (Core Data numbers entities alphabetically from 1).

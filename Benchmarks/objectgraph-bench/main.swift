@@ -47,21 +47,28 @@ func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
     }
     let url = URL(fileURLWithPath: directory).appendingPathComponent("Bench.\(options.store)")
     let baseline = PeakMemory.currentKilobytes()
+    // What the operation kept (its context, objects or rows) stays alive to the end: the
+    // child exits without tearing it down (untimed anyway), so a profile of the child is its
+    // operation's.
+    let retained = Retained()
     var result: SideResult
     switch side {
     case .objectGraph:
         result = try ObjectGraphRunner(
             n: options.n, url: url, withUndoManager: options.withUndo,
-            storeType: storeType
+            storeType: storeType, retained: retained
         )
         .run(operation, queries: options.queries, budget: options.queryBudget)
     case .raw:
-        result = try RawSQLiteRunner(n: options.n, path: url.path)
+        result = try RawSQLiteRunner(n: options.n, path: url.path, retained: retained)
             .run(operation, queries: options.queries)
     }
     result.peakRSSKB = PeakMemory.kilobytes()
     result.baselineRSSKB = baseline
     print(result.line)
+    fflush(nil)
+    _ = Unmanaged.passRetained(retained)  // never released: the process ends here
+    exit(0)
 }
 
 func fail(_ message: String, status: Int32) -> Never {

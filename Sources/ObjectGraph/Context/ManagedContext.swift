@@ -130,23 +130,24 @@ public final class ManagedContext {
     func makeObject(
         entity: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil
     ) -> ManagedObject {
-        let index = entity.index
-        if index >= classByEntity.count {
-            classByEntity += Array(repeating: nil, count: index + 1 - classByEntity.count)
-        }
-        let type: ManagedObject.Type
-        if let known = classByEntity[index] {
-            type = known
-        } else {
-            type = classes.type(for: entity.entity) ?? ManagedObject.self
-            classByEntity[index] = type
-        }
+        let type = objectClass(forEntityAt: entity.index)
         let creation = ObjectCreation(
             schema: entity, id: id, context: self, isFault: isFault, slots: slots)
         // The base class directly: a static call the compiler can see through (moving the
         // creation's fields in), where `type.init` is a dynamic one.
         if type == ManagedObject.self { return ManagedObject(creation) }
         return type.init(creation)
+    }
+
+    /// The class of the objects of the entity at `index` in the schema (looked up once).
+    func objectClass(forEntityAt index: Int) -> ManagedObject.Type {
+        if index < classByEntity.count, let known = classByEntity[index] { return known }
+        if index >= classByEntity.count {
+            classByEntity += Array(repeating: nil, count: index + 1 - classByEntity.count)
+        }
+        let type = classes.type(for: schema.entities[index].entity) ?? ManagedObject.self
+        classByEntity[index] = type
+        return type
     }
 
     // MARK: - Finding objects
@@ -251,59 +252,40 @@ public final class ManagedContext {
         return object
     }
 
-    /// The registered objects for decoded rows read from the store `storeIdentifier`, in
-    /// order: new ones made from their slots, faults loaded with them, and objects loaded
-    /// already as they are (unsaved changes are kept).
+    /// The registered object for a decoded row: a new object made from its slots, a fault
+    /// loaded with them, or an object loaded already as it is (unsaved changes are kept).
     ///
-    /// The slots move out of `rows` into the objects (`rows` is left without them), so no row
-    /// is copied. What the rows say was registered when they were read holds until the first
-    /// object is made or loaded here (its hooks may change the registry); from then on the
-    /// registry is asked. A row decoded without its values (its object was loaded when it was
-    /// read) whose object is no longer registered loaded (an earlier `awakeFromFetch` reset or
-    /// refreshed it) is read again.
-    func registeredObjects(for rows: inout [DecodedRow], storeIdentifier: String) throws
-        -> [ManagedObject]
-    {
-        registry.reserveCapacity(registry.count + rows.count)
-        var objects: [ManagedObject] = []
-        objects.reserveCapacity(rows.count)
-        var registryAsRead = true
-        // The entity of the last row, and its ID space (rows are mostly of one entity).
-        var entityIndex = -1
-        var last: (entity: EntitySchema, space: ObjectIDSpace)?
-        for index in rows.indices {
-            let slots = rows[index].slots.take()
-            if case .loaded(let object) = rows[index].registration, registryAsRead {
-                objects.append(object)
-                continue
+    /// The slots move out of `row`, so none is copied. With `asRead`, the row's
+    /// ``DecodedRow/registration`` is taken as current (asked just now, with no code run
+    /// since); otherwise the registry is asked again, and a row decoded without its values
+    /// whose object is no longer registered loaded (a hook reset or refreshed it) is read
+    /// again.
+    func registeredObject(for row: inout DecodedRow, asRead: Bool) throws -> ManagedObject {
+        if asRead {
+            switch row.registration {
+            case .loaded(let object):
+                return object
+            case .fault(let object):
+                if let slots = row.slots.take() {
+                    load(slots, version: row.version, into: object)
+                    object.awakeFromFetch()
+                    return object
+                }
+            case .none:
+                if let slots = row.slots.take() {
+                    return registeredNewObject(
+                        id: row.id, entity: schema.entities[row.entityIndex],
+                        version: row.version, slots: slots)
+                }
             }
-            let entity: EntitySchema
-            let space: ObjectIDSpace
-            if rows[index].entityIndex == entityIndex, let last {
-                (entity, space) = last
-            } else {
-                entityIndex = rows[index].entityIndex
-                entity = schema.entities[entityIndex]
-                space = .named(entity.name, storeIdentifier: storeIdentifier)
-                last = (entity, space)
-            }
-            let id = ObjectID(space: space, key: .permanent(rows[index].key))
-            if case .none = rows[index].registration, let slots {
-                objects.append(
-                    registeredNewObject(
-                        id: id, entity: entity, version: rows[index].version, slots: slots))
-            } else {
-                objects.append(
-                    try registeredObject(
-                        id: id, entity: entity, version: rows[index].version, slots: slots))
-            }
-            registryAsRead = false
         }
-        return objects
+        return try registeredObject(
+            id: row.id, entity: schema.entities[row.entityIndex], version: row.version,
+            slots: row.slots.take())
     }
 
-    /// The registered object for one decoded row (see
-    /// ``registeredObjects(for:storeIdentifier:)``).
+    /// The registered object for a decoded row, asking the registry (see
+    /// ``registeredObject(for:asRead:)``).
     private func registeredObject(
         id: ObjectID, entity: EntitySchema, version: Int64, slots: [Slot]?
     ) throws -> ManagedObject {

@@ -1,7 +1,8 @@
 /// A context's identity map: at most one object per ``ObjectID``.
 ///
 /// An open-addressing table specialised for the job. A bucket holds the object (whose
-/// `objectID` is its key — the map never stores IDs) and the key's hash; probing is linear,
+/// `objectID` is its key — the map never stores IDs) and the key's hash side by side (one
+/// cache line per probe); probing is linear,
 /// deletion shifts the following entries back (no tombstones), and the table grows at 7/8
 /// full. Hashes come from the ID's key alone, mixed with a per-process seed (no SipHash per
 /// lookup). 16 bytes a bucket, against about 64 for a `[ObjectID: ManagedObject]` entry.
@@ -9,8 +10,13 @@
 /// The invariant callers keep: an object is stored under its own `objectID`, and removed
 /// before that ID changes.
 struct ObjectRegistry {
-    private var objects: [ManagedObject?] = []
-    private var hashes: [UInt64] = []
+    /// One entry: an object and its ID's hash (an empty bucket has no object).
+    private struct Bucket {
+        var object: ManagedObject?
+        var hash: UInt64
+    }
+
+    private var buckets: [Bucket] = []
     /// How many objects are registered.
     private(set) var count = 0
 
@@ -18,14 +24,14 @@ struct ObjectRegistry {
     var isEmpty: Bool { count == 0 }
 
     /// Every registered object, in no particular order.
-    var values: [ManagedObject] { objects.compactMap { $0 } }
+    var values: [ManagedObject] { buckets.compactMap(\.object) }
 
     /// The object registered for `id`, or `nil`. Setting stores `object` under `id` (its own
     /// ID), replacing any other; setting `nil` removes the entry.
     subscript(id: ObjectID) -> ManagedObject? {
         get {
             guard let index = find(id, hash: Self.hash(id)) else { return nil }
-            return objects[index]
+            return buckets[index].object
         }
         set {
             if let newValue {
@@ -47,15 +53,14 @@ struct ObjectRegistry {
 
     /// Makes room for `capacity` objects without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
-        var size = max(objects.count, 16)
+        var size = max(buckets.count, 16)
         while capacity > size / 8 * 7 { size *= 2 }
-        if size > objects.count { rehash(size: size) }
+        if size > buckets.count { rehash(size: size) }
     }
 
     /// Forgets every object.
     mutating func removeAll() {
-        objects = []
-        hashes = []
+        buckets = []
         count = 0
     }
 
@@ -72,13 +77,13 @@ struct ObjectRegistry {
         return value ^ (value >> 31)
     }
 
-    private var mask: Int { objects.count - 1 }
+    private var mask: Int { buckets.count - 1 }
 
     private func find(_ id: ObjectID, hash: UInt64) -> Int? {
         guard count > 0 else { return nil }
         var index = Int(truncatingIfNeeded: hash) & mask
-        while let object = objects[index] {
-            if hashes[index] == hash, object.objectID == id { return index }
+        while let object = buckets[index].object {
+            if buckets[index].hash == hash, object.objectID == id { return index }
             index = (index + 1) & mask
         }
         return nil
@@ -86,55 +91,50 @@ struct ObjectRegistry {
 
     @discardableResult
     private mutating func insert(_ object: ManagedObject, hash: UInt64) -> ManagedObject? {
-        if (count + 1) * 8 > objects.count * 7 {
-            rehash(size: max(16, objects.count * 2))
+        if (count + 1) * 8 > buckets.count * 7 {
+            rehash(size: max(16, buckets.count * 2))
         }
         var index = Int(truncatingIfNeeded: hash) & mask
-        while let existing = objects[index] {
-            if hashes[index] == hash, existing.objectID == object.objectID {
-                objects[index] = object
+        while let existing = buckets[index].object {
+            if buckets[index].hash == hash, existing.objectID == object.objectID {
+                buckets[index].object = object
                 return existing
             }
             index = (index + 1) & mask
         }
-        objects[index] = object
-        hashes[index] = hash
+        buckets[index] = Bucket(object: object, hash: hash)
         count += 1
         return nil
     }
 
     private mutating func remove(_ id: ObjectID) {
         guard var hole = find(id, hash: Self.hash(id)) else { return }
-        objects[hole] = nil
+        buckets[hole].object = nil
         count -= 1
         // Shift back each following entry whose home is not between the hole and itself.
         var index = hole
         while true {
             index = (index + 1) & mask
-            guard objects[index] != nil else { return }
-            let home = Int(truncatingIfNeeded: hashes[index]) & mask
+            guard buckets[index].object != nil else { return }
+            let home = Int(truncatingIfNeeded: buckets[index].hash) & mask
             let stays =
                 hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
             if stays { continue }
-            objects[hole] = objects[index]
-            hashes[hole] = hashes[index]
-            objects[index] = nil
+            buckets[hole] = buckets[index]
+            buckets[index].object = nil
             hole = index
         }
     }
 
     private mutating func rehash(size: Int) {
-        let oldObjects = objects
-        let oldHashes = hashes
-        objects = Array(repeating: nil, count: size)
-        hashes = Array(repeating: 0, count: size)
+        let old = buckets
+        buckets = Array(repeating: Bucket(object: nil, hash: 0), count: size)
         count = 0
-        for index in oldObjects.indices {
-            guard let object = oldObjects[index] else { continue }
-            var slot = Int(truncatingIfNeeded: oldHashes[index]) & mask
-            while objects[slot] != nil { slot = (slot + 1) & mask }
-            objects[slot] = object
-            hashes[slot] = oldHashes[index]
+        for bucket in old {
+            guard let object = bucket.object else { continue }
+            var slot = Int(truncatingIfNeeded: bucket.hash) & mask
+            while buckets[slot].object != nil { slot = (slot + 1) & mask }
+            buckets[slot] = Bucket(object: object, hash: bucket.hash)
             count += 1
         }
     }

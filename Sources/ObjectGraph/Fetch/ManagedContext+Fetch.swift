@@ -89,31 +89,27 @@ extension ManagedContext {
     /// The registered objects for the rows the one store holding the query's entities answers
     /// it with, in order; `nil` when no single store can answer it.
     ///
-    /// Rows come decoded straight into slots from stores that can (``RowDecodingStore``), and
-    /// without values for the objects the context holds loaded already.
+    /// Stores that can (``RowDecodingStore``) decode their rows straight into slots and hand
+    /// them over one at a time (see ``RowRegistrar``), without values for the objects the
+    /// context holds loaded already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
-        var decoded: [DecodedRow]?
+        var registrar = RowRegistrar(context: self)
+        var decoded = false
         var stored: [StoreRow]?
-        var storeIdentifier = ""
         try coordinator.withStores { stores in
             guard
                 let store = StoreCoordinator.onlyStore(
                     for: query.entityIndexes, in: stores, schema: schema)
             else { return }
             if query.result == .rows, let decoding = store as? any RowDecodingStore {
-                storeIdentifier = store.description.identifier
-                // The snapshot shares the registry's storage only until the store returns:
-                // registering objects must not copy the whole registry.
-                decoded = try decoding.fetchDecoded(
-                    query, knowing: RegistrySnapshot(registry: registry))
-            } else {
-                stored = try store.fetch(query)
+                decoded = try decoding.fetchDecoded(query, into: &registrar)
+                if decoded { return }
             }
+            stored = try store.fetch(query)
         }
-        // Taken out of the captured variable, the array is uniquely owned: its rows' slots
-        // move into the objects without a copy.
-        if var rows = decoded.take() {
-            return try registeredObjects(for: &rows, storeIdentifier: storeIdentifier)
+        if decoded {
+            try registrar.finish()
+            return registrar.objects
         }
         guard let rows = stored else { return nil }
         registry.reserveCapacity(registry.count + rows.count)

@@ -79,32 +79,27 @@ extension ManagedContext {
         of owners: [ManagedObject], store storeID: String, entityIndex: Int, position: Int
     ) throws -> [ObjectID: [ManagedObject]]? {
         let ids = owners.map(\.objectID)
-        var decoded: [ObjectID: [DecodedRow]]?
+        var registrar = RowRegistrar(context: self, groups: ids.count)
+        var decoded = false
         var stored: [ObjectID: [StoreRow]]?
         try coordinator.withStores { stores in
             guard let store = stores.first(where: { $0.description.identifier == storeID })
             else { return }
             if let decoding = store as? any RowDecodingStore {
-                // The snapshot shares the registry's storage only until the store returns
-                // (see `objectsAnswered(by:)`).
                 decoded = try decoding.relatedDecodedRows(
-                    of: ids, entityIndex: entityIndex, position: position,
-                    knowing: RegistrySnapshot(registry: registry))
+                    of: ids, entityIndex: entityIndex, position: position, into: &registrar)
             } else {
                 stored = try store.relatedRows(
                     of: ids, entityIndex: entityIndex, position: position)
             }
         }
-        // Objects are registered owner by owner, in the owners' order.
         var result: [ObjectID: [ManagedObject]] = [:]
         result.reserveCapacity(ids.count)
-        if var related = decoded.take() {
-            registry.reserveCapacity(registry.count + related.values.reduce(0) { $0 + $1.count })
-            for id in ids {
-                // Removed from the dictionary, each list is uniquely owned (see
-                // `registeredObjects(for:storeIdentifier:)`).
-                guard var rows = related.removeValue(forKey: id) else { continue }
-                result[id] = try registeredObjects(for: &rows, storeIdentifier: storeID)
+        if decoded {
+            try registrar.finish()
+            // An owner listed twice has its objects under its first index.
+            for (index, id) in ids.enumerated() where result[id] == nil {
+                result[id] = registrar.lists[index]
             }
         } else if let related = stored {
             for id in ids {
@@ -125,20 +120,18 @@ extension ManagedContext {
             byStore[fault.objectID.storeIdentifier, default: []].append(fault.objectID)
         }
         for (storeID, ids) in byStore {
-            var decoded: [DecodedRow]?
+            var registrar = RowRegistrar(context: self)
             var stored: [StoreRow] = []
             try coordinator.withStores { stores in
                 guard let store = stores.first(where: { $0.description.identifier == storeID })
                 else { return }
                 if let decoding = store as? any RowDecodingStore {
-                    decoded = try decoding.decodedRows(for: ids)
+                    try decoding.decodedRows(for: ids, into: &registrar)
                 } else {
                     stored = try store.rows(for: ids)
                 }
             }
-            if var rows = decoded.take() {
-                _ = try registeredObjects(for: &rows, storeIdentifier: storeID)
-            }
+            try registrar.finish()
             for row in stored { _ = registeredObject(for: row) }
         }
     }

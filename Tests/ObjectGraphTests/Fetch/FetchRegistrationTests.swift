@@ -29,6 +29,13 @@ final class FetchingPerson: ManagedObject {
     }
 }
 
+/// A person counting its `awakeFromFetch` calls.
+final class CountingPerson: ManagedObject {
+    var awakenings = 0
+
+    override func awakeFromFetch() { awakenings += 1 }
+}
+
 @Suite("Fetched rows and registered objects (SQLite)")
 struct FetchRegistrationTests {
     /// A league file with the people `names` (ages 20, 21, …), saved.
@@ -157,5 +164,69 @@ struct FetchRegistrationTests {
         } catch let error as StoreError {
             #expect("\(error)".contains("Person.age of row 1"))
         }
+    }
+
+    /// `count` names that sort in their index order.
+    static func names(_ count: Int) -> [String] {
+        (0..<count).map { "P" + String(100_000 + $0) }
+    }
+
+    /// A league file with `count` people named by ``names(_:)``, aged 20 + index % 50.
+    static func crowd(_ folder: URL, _ count: Int) throws -> URL {
+        let url = folder.appendingPathComponent("People.sqlite")
+        let context = try SQLiteStoreTests.open(url)
+        for (index, name) in names(count).enumerated() {
+            let person = try context.insert("Person")
+            try person.set(name, for: "name")
+            try person.set(20 + index % 50, for: "age")
+        }
+        try context.save()
+        return url
+    }
+
+    @Test("a fetch of many registration chunks keeps order, identity, faults and unsaved changes")
+    func manyChunks() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let names = Self.names(700)
+        let url = try Self.crowd(folder, 700)
+        let ids = try SQLiteStoreTests.open(url).fetchObjectIDs(Self.byName())
+        let context = try SQLiteStoreTests.open(url)
+        // Registered before the fetch: faults (one in each chunk) and loaded, edited objects.
+        let faults = try [3, 300, 599].map { try context.object(with: ids[$0]) }
+        let edited = try context.fetch(Self.byName("name IN {'P100010', 'P100500'}"))
+        try edited[0].set(1, for: "age")
+        try edited[1].set(2, for: "age")
+        let everyone = try context.fetch(Self.byName())
+        #expect(everyone.map { $0["name"] as String? } == names)
+        #expect(everyone.map(\.objectID) == ids)
+        #expect(everyone[3] === faults[0] && everyone[300] === faults[1])
+        #expect(everyone[599] === faults[2])
+        #expect(faults.allSatisfy { !$0.isFault })
+        #expect(everyone[10] === edited[0] && everyone[500] === edited[1])
+        #expect(everyone[10]["age"] as Int? == 1 && everyone[500]["age"] as Int? == 2)
+        #expect(everyone[11]["age"] as Int? == 31)
+        #expect(Set(everyone.map(ObjectIdentifier.init)).count == 700)
+        #expect(context.registeredObjects.count == 700)
+        // Fetched again: the same instances, every row skipped as loaded.
+        let again = try context.fetch(Self.byName())
+        #expect(zip(everyone, again).allSatisfy { $0 === $1 })
+    }
+
+    @Test("objects of a subclass are awakened once each, after a fetch of many chunks")
+    func subclassAwakenedOnce() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.crowd(folder, 600)
+        let classes = ManagedObjectClasses()
+        classes.register(CountingPerson.self, forEntity: "Person")
+        let coordinator = StoreCoordinator(model: TestModels.league())
+        try coordinator.addStore(type: .sqlite, at: url)
+        let context = ManagedContext(coordinator: coordinator, classes: classes)
+        let everyone = try context.fetch(FetchRequest<CountingPerson>(entityName: "Person"))
+        #expect(everyone.count == 600)
+        #expect(everyone.allSatisfy { $0.awakenings == 1 && !$0.isFault })
+        _ = try context.fetch(FetchRequest<CountingPerson>(entityName: "Person"))
+        #expect(everyone.allSatisfy { $0.awakenings == 1 })
     }
 }

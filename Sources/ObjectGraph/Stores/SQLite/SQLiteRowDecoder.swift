@@ -7,8 +7,6 @@ import SQLiteDatabase
 /// row.
 struct SQLiteRowDecoder {
     let store: SQLiteStore
-    /// The context's identity map (see ``RowDecodingStore``).
-    let registered: RegistrySnapshot?
     /// The `Z_ENT` of the last row, and its entity's schema index, name, ID space and steps.
     private var entityNumber: Int64 = -1
     private var entityIndex = 0
@@ -16,23 +14,33 @@ struct SQLiteRowDecoder {
     private var space: ObjectIDSpace?
     private var steps: [RowDecodingPlan.Step] = []
 
-    init(store: SQLiteStore, registered: RegistrySnapshot? = nil) {
+    init(store: SQLiteStore) {
         self.store = store
-        self.registered = registered
     }
 
     /// The row under `cursor` as a ``StoreRow``; `nil` for a row of no known entity.
     mutating func storeRow(_ cursor: RowCursor) throws -> StoreRow? {
-        guard let row = try decodedRow(cursor) else { return nil }
+        guard var row = try decodedRow(cursor) else { return nil }
+        row.slots = try slots(cursor, key: row.id.key)
         let values = (row.slots ?? []).map(\.storedValue)
-        let id = ObjectID(space: space ?? store.idSpace(entityName), key: .permanent(row.key))
         return StoreRow(
-            id: id, entityIndex: row.entityIndex, version: row.version, values: values)
+            id: row.id, entityIndex: row.entityIndex, version: row.version, values: values)
     }
 
-    /// The row under `cursor` decoded straight into slots; `nil` for a row of no known entity.
-    /// The values are left out for the objects loaded in ``registered``.
-    mutating func decodedRow(_ cursor: RowCursor) throws -> DecodedRow? {
+    /// Decodes the row under `cursor` and hands it to `registrar` (in `group`), with its
+    /// values unless the registrar's context holds its object loaded. A row of no known
+    /// entity is skipped.
+    mutating func decode(
+        _ cursor: RowCursor, into registrar: inout RowRegistrar, group: Int? = nil
+    ) throws {
+        guard var row = try decodedRow(cursor) else { return }
+        row.registration = registrar.registration(of: row.id)
+        if !row.registration.isLoaded { row.slots = try slots(cursor, key: row.id.key) }
+        try registrar.take(row, group: group)
+    }
+
+    /// The row under `cursor` without its values; `nil` for a row of no known entity.
+    private mutating func decodedRow(_ cursor: RowCursor) throws -> DecodedRow? {
         guard let pk = try cursor.integer(at: 0), let number = try cursor.integer(at: 1) else {
             return nil
         }
@@ -46,13 +54,16 @@ struct SQLiteRowDecoder {
             space = store.idSpace(entityName)
             steps = store.plan(for: index).steps
         }
+        guard let space else { return nil }
         let version = try cursor.integer(at: 2) ?? 0
-        var row = DecodedRow(key: pk, entityIndex: entityIndex, version: version, slots: nil)
-        if let registered, let space {
-            let id = ObjectID(space: space, key: .permanent(pk))
-            row.registration = registered.registration(of: id)
-            if case .loaded = row.registration { return row }
-        }
+        return DecodedRow(
+            id: ObjectID(space: space, key: .permanent(pk)), entityIndex: entityIndex,
+            version: version, slots: nil)
+    }
+
+    /// The values of the row under `cursor` (of the entity ``decodedRow(_:)`` found), by
+    /// property position.
+    private func slots(_ cursor: RowCursor, key: ObjectID.Key) throws -> [Slot] {
         var slots: [Slot] = []
         slots.reserveCapacity(steps.count)
         for position in steps.indices {
@@ -62,9 +73,10 @@ struct SQLiteRowDecoder {
                     slots.append(.value(try store.attributeValue(cursor, attribute)))
                 } catch let error as ValueCodingError {
                     let property = store.schema.entities[entityIndex].properties[position].name
+                    var row = "\(key)"
+                    if case .permanent(let pk) = key { row = String(pk) }
                     throw StoreError.sqlite(
-                        path: store.path,
-                        message: "\(entityName).\(property) of row \(pk): \(error)")
+                        path: store.path, message: "\(entityName).\(property) of row \(row): \(error)")
                 }
             case .toOne(let column, let entityColumn, let destination):
                 slots.append(
@@ -78,7 +90,6 @@ struct SQLiteRowDecoder {
                 slots.append(.value(.null))
             }
         }
-        row.slots = slots
-        return row
+        return slots
     }
 }

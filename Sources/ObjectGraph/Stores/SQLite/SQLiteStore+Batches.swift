@@ -8,44 +8,53 @@ extension SQLiteStore {
 
     func rows(for ids: [ObjectID]) throws -> [StoreRow] {
         var decoder = SQLiteRowDecoder(store: self)
-        return try rows(for: ids) { try decoder.storeRow($0) }
+        var found: [StoreRow] = []
+        try rows(for: ids) { cursor in
+            if let row = try decoder.storeRow(cursor) { found.append(row) }
+        }
+        return found
     }
 
-    func decodedRows(for ids: [ObjectID]) throws -> [DecodedRow] {
+    func decodedRows(for ids: [ObjectID], into registrar: inout RowRegistrar) throws {
         var decoder = SQLiteRowDecoder(store: self)
-        return try rows(for: ids) { try decoder.decodedRow($0) }
+        try rows(for: ids) { try decoder.decode($0, into: &registrar) }
     }
 
     func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
         -> [ObjectID: [StoreRow]]?
     {
         var decoder = SQLiteRowDecoder(store: self)
-        return try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
-            try decoder.storeRow($0)
+        var lists = [[StoreRow]](repeating: [], count: owners.count)
+        try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
+            cursor, group in
+            if let row = try decoder.storeRow(cursor) { lists[group].append(row) }
         }
+        var result: [ObjectID: [StoreRow]] = [:]
+        for (index, owner) in owners.enumerated() where result[owner] == nil {
+            result[owner] = lists[index]
+        }
+        return result
     }
 
     func relatedDecodedRows(
         of owners: [ObjectID], entityIndex: Int, position: Int,
-        knowing registered: RegistrySnapshot?
-    ) throws -> [ObjectID: [DecodedRow]]? {
-        var decoder = SQLiteRowDecoder(store: self, registered: registered)
-        return try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
-            try decoder.decodedRow($0)
+        into registrar: inout RowRegistrar
+    ) throws -> Bool {
+        var decoder = SQLiteRowDecoder(store: self)
+        try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
+            try decoder.decode($0, into: &registrar, group: $1)
         }
+        return true
     }
 
-    /// The rows of `ids`, each decoded by `decode` from the cursor.
-    private func rows<Row>(for ids: [ObjectID], decode: (RowCursor) throws -> Row?) throws
-        -> [Row]
-    {
+    /// Runs `read` on the cursor at each row of `ids`.
+    private func rows(for ids: [ObjectID], read: (RowCursor) throws -> Void) throws {
         var byTable: [String: [Int64]] = [:]
         for id in ids {
             guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
             else { continue }
             byTable[entityLayouts[entity.index].tableName, default: []].append(pk)
         }
-        var rows: [Row] = []
         for (table, keys) in byTable.sorted(by: { $0.key < $1.key }) {
             for start in stride(from: 0, to: keys.count, by: Self.batchSize) {
                 let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
@@ -54,44 +63,37 @@ extension SQLiteStore {
                     let cursor = try database.makeCursor(
                         sql: selectAll(from: table) + " WHERE t0.Z_PK IN (\(marks))",
                         arguments: StatementArguments(chunk))
-                    while try cursor.step() {
-                        if let row = try decode(cursor) { rows.append(row) }
-                    }
+                    while try cursor.step() { try read(cursor) }
                 }
             }
         }
-        return rows
     }
 
-    /// The rows related to each of `owners` through the to-many relationship at `position`,
-    /// each decoded by `decode` from the cursor.
+    /// Runs `read` on the cursor at each row related to one of `owners` through the to-many
+    /// relationship at `position`, with the index of its owner in `owners` (its first index
+    /// if listed twice).
     ///
     /// Each owner's rows come in relationship order (the order column, then `Z_PK`). Rows are
     /// read by owner key lists (`IN (…)`, `batchSize` keys at a time), or, when the owners'
     /// rows look like a good part of the destination table, in one pass over that table
     /// (see ``scansForRelatedRows(table:column:keys:)``).
-    private func relatedRows<Row>(
+    private func relatedRows(
         of owners: [ObjectID], entityIndex: Int, position: Int,
-        decode: (RowCursor) throws -> Row?
-    ) throws -> [ObjectID: [Row]]? {
+        read: (RowCursor, Int) throws -> Void
+    ) throws {
         guard
             case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
             let destination = schema.entity(named: relationship.relationship.destinationEntityName)
-        else { return [:] }
+        else { return }
         let destinationTable = entityLayouts[destination.index].tableName
-        // Rows are grouped by the owner's position (found by its key), not by hashing IDs.
+        // Rows are grouped by the owner's index (found by its key), not by hashing IDs.
         var keys: [Int64] = []
-        var keyed: [ObjectID] = []
-        var positionByKey: [Int64: Int] = [:]
-        for owner in owners {
-            guard case .permanent(let pk) = owner.key, positionByKey[pk] == nil else { continue }
-            positionByKey[pk] = keyed.count
-            keyed.append(owner)
+        var indexByKey: [Int64: Int] = [:]
+        for (index, owner) in owners.enumerated() {
+            guard case .permanent(let pk) = owner.key, indexByKey[pk] == nil else { continue }
+            indexByKey[pk] = index
             keys.append(pk)
         }
-        var lists = [[Row]](repeating: [], count: keyed.count)
-        var result: [ObjectID: [Row]] = [:]
-        for owner in owners { result[owner] = [] }
         // Each query: its SQL and its arguments.
         var queries: [(sql: String, keys: [Int64])] = []
         switch entityLayouts[entityIndex].relationships[relationship.relationship.name] {
@@ -123,7 +125,7 @@ extension SQLiteStore {
                 (head + Self.marks(chunk.count) + tail, chunk)
             }
         default:
-            return result
+            return
         }
         let ownerColumn = (tableColumns[destinationTable]?.names.count ?? 3)
         for query in queries {
@@ -132,15 +134,12 @@ extension SQLiteStore {
                     sql: query.sql, arguments: StatementArguments(query.keys))
                 while try cursor.step() {
                     guard let ownerKey = try cursor.integer(at: ownerColumn),
-                        let position = positionByKey[ownerKey],
-                        let row = try decode(cursor)
+                        let index = indexByKey[ownerKey]
                     else { continue }
-                    lists[position].append(row)
+                    try read(cursor, index)
                 }
             }
         }
-        for (position, owner) in keyed.enumerated() { result[owner] = lists[position] }
-        return result
     }
 
     /// Whether the rows of `table` whose `column` holds one of `keys` are better read in one

@@ -32,25 +32,29 @@ extension SQLiteStore: RowDecodingStore {
         }
     }
 
-    /// ``fetch(_:)`` for whole rows, decoded straight into slots (see ``RowDecodingStore``).
-    func fetchDecoded(_ query: StoreQuery, knowing registered: RegistrySnapshot?)
-        throws -> [DecodedRow]?
-    {
+    /// ``fetch(_:)`` for whole rows, decoded straight into slots and handed to `registrar` row
+    /// by row (see ``RowDecodingStore``).
+    func fetchDecoded(_ query: StoreQuery, into registrar: inout RowRegistrar) throws -> Bool {
         var query = query
         query.result = .rows
-        guard let compiled = compiledSelect(query) else { return nil }
-        return try sqlite {
-            var rows: [DecodedRow] = []
-            // A limited query's rows fit in one allocation (a large limit is only a bound).
-            if query.limit > 0 { rows.reserveCapacity(min(query.limit, 1024)) }
+        guard let compiled = compiledSelect(query) else { return false }
+        try sqlite {
+            if query.predicate == nil {
+                // Reading a whole table: its row count (SQLite's fast b-tree count) sizes
+                // the context's identity map and result once, where growing would rehash.
+                let table = entityLayouts[query.entityIndex].tableName
+                var rows =
+                    try database.fetchValue(
+                        Int.self, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? 0
+                rows = max(0, rows - query.offset)
+                registrar.expect(query.limit > 0 ? min(rows, query.limit) : rows)
+            }
             let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
                 arguments: compiled.statementArguments)
-            var decoder = SQLiteRowDecoder(store: self, registered: registered)
-            while try cursor.step() {
-                if let row = try decoder.decodedRow(cursor) { rows.append(row) }
-            }
-            return rows
+            var decoder = SQLiteRowDecoder(store: self)
+            while try cursor.step() { try decoder.decode(cursor, into: &registrar) }
         }
+        return true
     }
 
     func count(_ query: StoreQuery) throws -> Int? {

@@ -1,0 +1,86 @@
+/// Registers the objects of the rows a ``RowDecodingStore`` reads in a context, a few hundred
+/// rows at a time while the store steps through them, collecting them in order (in one list,
+/// or in a list per group).
+///
+/// Registering rows in small chunks as they are read keeps a fetch from holding all its rows
+/// and all its objects at once, makes each object while its row's values are still in the
+/// CPU's cache, and still allocates a chunk's objects side by side (walking them later stays
+/// dense in memory).
+///
+/// No user code may run while the store is reading (the coordinator's lock is held, and the
+/// store's statement is live). Rows of entities whose objects are of a ``ManagedObject``
+/// subclass (whose initializer and `awakeFromFetch()` are the user's) are therefore kept, and
+/// made into objects by ``finish()`` once the store has returned; from the first such row on,
+/// every later row is kept too, so the order holds. The base class's `awakeFromFetch()` does
+/// nothing, so rows registered during the read run no user code.
+struct RowRegistrar {
+    let context: ManagedContext
+    /// The objects of the rows taken without a group, in order.
+    private(set) var objects: [ManagedObject] = []
+    /// The objects of the rows taken in each group, in order.
+    private(set) var lists: [[ManagedObject]]
+    /// Rows taken and not registered yet, with their group.
+    private var pending: [(row: DecodedRow, group: Int?)] = []
+    /// Whether rows are registered while the store reads (no row needed user code so far).
+    private var registersWhileReading = true
+
+    /// How many rows are registered together while the store reads.
+    static let chunkSize = 256
+
+    /// A registrar collecting objects in one list (`groups == 0`) or in `groups` lists.
+    init(context: ManagedContext, groups: Int = 0) {
+        self.context = context
+        lists = Array(repeating: [], count: groups)
+    }
+
+    /// Makes room for about `count` more rows (a store that knows how many rows it will read,
+    /// roughly, says so before reading them: no growing on the way).
+    mutating func expect(_ count: Int) {
+        guard count > 0 else { return }
+        context.registry.reserveCapacity(context.registry.count + count)
+        objects.reserveCapacity(objects.count + count)
+    }
+
+    /// What the context holds for the object with `id`.
+    func registration(of id: ObjectID) -> DecodedRow.Registration {
+        guard let object = context.registry[id] else { return .none }
+        return object.state == .loaded ? .loaded(object) : .fault(object)
+    }
+
+    /// Takes a row whose ``DecodedRow/registration`` was just asked with
+    /// ``registration(of:)``; its object goes to the list of `group` (`nil`: the one list).
+    mutating func take(_ row: consuming DecodedRow, group: Int? = nil) throws {
+        if registersWhileReading,
+            context.objectClass(forEntityAt: row.entityIndex) != ManagedObject.self
+        {
+            registersWhileReading = false
+        }
+        if pending.isEmpty { pending.reserveCapacity(Self.chunkSize) }
+        pending.append((row, group))
+        if registersWhileReading && pending.count >= Self.chunkSize {
+            try register(asRead: true)
+        }
+    }
+
+    /// Registers the rows not registered yet. Call once the store has returned.
+    mutating func finish() throws {
+        try register(asRead: registersWhileReading)
+    }
+
+    /// Registers the pending rows' objects, in order. `asRead`: no code ran since the rows were
+    /// read, so what they say was registered holds; otherwise the registry is asked again (the
+    /// hooks of earlier objects may have changed it).
+    private mutating func register(asRead: Bool) throws {
+        guard !pending.isEmpty else { return }
+        if !asRead { context.registry.reserveCapacity(context.registry.count + pending.count) }
+        for index in pending.indices {
+            let object = try context.registeredObject(for: &pending[index].row, asRead: asRead)
+            if let group = pending[index].group {
+                lists[group].append(object)
+            } else {
+                objects.append(object)
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+}
