@@ -109,8 +109,8 @@ extension ManagedContext {
             case .toOne(let target):
                 guard let target else { return nil }
                 key.append(.objectID(target.objectID))
-            case .toOneFault(let id):
-                guard let id else { return nil }
+            case .toOneFault, .toOneFaultID:
+                guard let id = object.slots[position].faultTarget else { return nil }
                 key.append(.objectID(id))
             case .toMany, .toManyFault:
                 return nil

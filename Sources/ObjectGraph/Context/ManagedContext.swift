@@ -336,7 +336,7 @@ public final class ManagedContext {
     static func slot(_ stored: StoredValue) -> Slot {
         switch stored {
         case .value(let value): return .value(value)
-        case .toOne(let id): return .toOneFault(id)
+        case .toOne(let id): return .fault(to: id)
         case .toMany(let ids): return .toManyFault(ids)
         }
     }
@@ -438,7 +438,7 @@ extension ManagedObject {
         let kinds = schema.kinds
         for index in schema.relationshipPositions where index < slots.count {
             switch slots[index] {
-            case .toOne(nil), .toOneFault(nil): continue
+            case .toOne(nil): continue
             case .toMany(let list) where list.isEmpty: continue
             default: slots[index] = kinds[index] == 2 ? .toMany([]) : .toOne(nil)
             }

@@ -236,7 +236,8 @@ open class ManagedObject {
             switch slots[position] {
             case .value(let value): result[name] = value
             case .toOne(let object): result[name] = object.map { .objectID($0.objectID) } ?? .null
-            case .toOneFault(let id): result[name] = id.map { .objectID($0) } ?? .null
+            case .toOneFault, .toOneFaultID:
+                result[name] = slots[position].faultTarget.map { .objectID($0) } ?? .null
             case .toMany, .toManyFault: result[name] = .null
             }
         }
@@ -292,11 +293,8 @@ open class ManagedObject {
     func resolvedToOne(at position: Int) throws -> ManagedObject? {
         switch slots[position] {
         case .toOne(let object): return object
-        case .toOneFault(let id):
-            guard let id else {
-                slots[position] = .toOne(nil)
-                return nil
-            }
+        case .toOneFault, .toOneFaultID:
+            guard let id = slots[position].faultTarget else { return nil }
             guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
             let object = try context.object(with: id)
             slots[position] = .toOne(object)
@@ -429,7 +427,7 @@ open class ManagedObject {
             switch lhs {
             case .value(let value): return value == .null
             case .toOne(let object): return object == nil
-            case .toOneFault(let id): return id == nil
+            case .toOneFault, .toOneFaultID: return false
             case .toMany(let objects): return objects.isEmpty
             case .toManyFault(let ids): return ids?.isEmpty ?? true
             }
@@ -437,7 +435,7 @@ open class ManagedObject {
         switch (lhs, rhs) {
         case (.value(let a), .value(let b)): return a == b
         case (.toOne, .toOne), (.toOne, .toOneFault), (.toOneFault, .toOne),
-            (.toOneFault, .toOneFault):
+            (.toOneFault, .toOneFault), (.toOneFaultID, _), (_, .toOneFaultID):
             return toOneID(lhs) == toOneID(rhs)
         case (.toManyFault(nil), .toManyFault(nil)):
             return true
@@ -451,7 +449,7 @@ open class ManagedObject {
     private static func toOneID(_ slot: Slot) -> ObjectID? {
         switch slot {
         case .toOne(let object): return object?.objectID
-        case .toOneFault(let id): return id
+        case .toOneFault, .toOneFaultID: return slot.faultTarget
         default: return nil
         }
     }

@@ -97,11 +97,9 @@ enum PendingRow {
     func toOneID(at position: Int) -> ObjectID? {
         switch self {
         case .object(let object, _):
-            switch object.slots[position] {
-            case .toOne(let target): return target?.objectID
-            case .toOneFault(let id): return id
-            default: return nil
-            }
+            let slot = object.slots[position]
+            if case .toOne(let target) = slot { return target?.objectID }
+            return slot.faultTarget
         case .row(let row):
             guard position < row.values.count, case .toOne(let id) = row.values[position]
             else { return nil }

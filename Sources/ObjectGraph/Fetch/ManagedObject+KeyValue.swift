@@ -11,7 +11,7 @@ extension ManagedObject: KeyValueReadable {
         switch slots[position] {
         case .value(let value):
             return .value(value)
-        case .toOne, .toOneFault:
+        case .toOne, .toOneFault, .toOneFaultID:
             return try resolvedToOne(at: position).map { .object($0) } ?? .null
         case .toMany, .toManyFault:
             return .collection(try resolvedToMany(at: position).map { .object($0) })
@@ -40,8 +40,8 @@ struct CommittedObjectView: KeyValueReadable {
             return .value(value)
         case .toOne(let target):
             return target.map { .object(CommittedObjectView(object: $0)) } ?? .null
-        case .toOneFault(let id):
-            guard let id else { return .null }
+        case .toOneFault, .toOneFaultID:
+            guard let id = committed.faultTarget else { return .null }
             return .object(CommittedObjectView(object: try context.object(with: id)))
         case .toMany(let targets):
             return .collection(targets.map { .object(CommittedObjectView(object: $0)) })

@@ -76,12 +76,13 @@ struct SQLiteRowDecoder {
                     var row = "\(key)"
                     if case .permanent(let pk) = key { row = String(pk) }
                     throw StoreError.sqlite(
-                        path: store.path, message: "\(entityName).\(property) of row \(row): \(error)")
+                        path: store.path,
+                        message: "\(entityName).\(property) of row \(row): \(error)")
                 }
             case .toOne(let column, let entityColumn, let destination):
                 slots.append(
-                    .toOneFault(
-                        try store.toOneTarget(
+                    .fault(
+                        to: try store.toOneTarget(
                             cursor, column: column, entityColumn: entityColumn,
                             destination: destination)))
             case .toMany:
