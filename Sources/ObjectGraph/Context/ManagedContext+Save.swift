@@ -10,14 +10,14 @@ extension ManagedContext {
     ///   failure (with the stores that did save, when several stores take part).
     public func save() throws {
         forgetInsertedAndDeleted()
-        var batch = SaveBatch(touched.values)
+        var batch = SaveBatch(touched.values, count: touched.count)
         guard !batch.isEmpty else { return }
         var saving = batch.objects
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
         let before = changeCount
         for object in saving { object.willSave() }
         if changeCount != before {
-            batch = SaveBatch(touched.values)
+            batch = SaveBatch(touched.values, count: touched.count)
             saving = batch.objects
         }
         let problems = validationProblems(saving)
@@ -31,7 +31,7 @@ extension ManagedContext {
         try coordinator.withStores { stores in
             var plan = SavePlan(
                 schema: schema, stores: stores, inserted: batch.inserted.count,
-                updated: batch.saved.count)
+                updated: batch.saved.count - batch.deletedCount, deleted: batch.deletedCount)
             for object in batch.inserted {
                 try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
             }
@@ -43,6 +43,7 @@ extension ManagedContext {
                     try plan.add(deletion: object)
                 }
             }
+            batch.removeAll()
             var conflicts: [SaveConflict] = []
             for (store, changes) in plan.work {
                 if store.description.isReadOnly {

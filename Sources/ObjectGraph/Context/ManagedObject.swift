@@ -34,8 +34,9 @@ open class ManagedObject {
     var slots: [Slot]
     /// The committed values of the positions changed since they were committed (one entry
     /// per position, recorded before its first change). Every other position's committed value
-    /// is its current slot, so a change costs one entry, not a copy of every slot.
-    var originals: [(position: Int, slot: Slot)] = []
+    /// is its current slot, so a change costs one entry, not a copy of every slot. The position
+    /// is an `Int32` after the slot: 24-byte entries, and one entry fits a 64-byte allocation.
+    var originals: [(slot: Slot, position: Int32)] = []
     /// The store's row version when the values were read (optimistic locking).
     var version: Int64 = 0
     /// The context the object lives in (`nil` once it is removed from it).
@@ -329,7 +330,7 @@ open class ManagedObject {
     /// Keeps the committed value of `position` before its first change.
     func rememberOriginal(at position: Int) {
         guard hasCommitted, !originals.contains(where: { $0.position == position }) else { return }
-        originals.append((position, slots[position]))
+        originals.append((slots[position], Int32(position)))
     }
 
     /// Makes the current values the committed ones (after a save or a load).
@@ -340,7 +341,7 @@ open class ManagedObject {
 
     /// Puts the committed values back (discarding unsaved changes).
     func revertToCommitted() {
-        for (position, slot) in originals { slots[position] = slot }
+        for entry in originals { slots[Int(entry.position)] = entry.slot }
         if !originals.isEmpty { originals = [] }
     }
 
@@ -368,8 +369,8 @@ open class ManagedObject {
         guard state == .loaded else { return }
         let transient = schema.isTransient
         if hasCommitted {
-            for entry in originals where !transient[entry.position] {
-                let position = entry.position
+            for entry in originals where !transient[Int(entry.position)] {
+                let position = Int(entry.position)
                 if Self.same(slots[position], entry.slot, ordered: isOrdered(position)) {
                     continue
                 }

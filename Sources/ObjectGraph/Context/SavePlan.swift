@@ -10,12 +10,15 @@ struct SavePlan {
 
     /// How many rows of each kind the save has (each store's lists are made that large at
     /// once: a single store, the usual case, then never grows them).
-    private let expected: (inserted: Int, updated: Int)
+    private let expected: (inserted: Int, updated: Int, deleted: Int)
 
-    init(schema: ModelSchema, stores: [any PersistentStore], inserted: Int = 0, updated: Int = 0) {
+    init(
+        schema: ModelSchema, stores: [any PersistentStore], inserted: Int = 0, updated: Int = 0,
+        deleted: Int = 0
+    ) {
         self.schema = schema
         self.stores = stores
-        expected = (inserted, updated)
+        expected = (inserted, updated, deleted)
         workByEntity = Array(repeating: -1, count: schema.entities.count)
     }
 
@@ -31,7 +34,7 @@ struct SavePlan {
     /// Adds the deletion of `object` to its store's changes.
     mutating func add(deletion object: ManagedObject) throws {
         let position = try workPosition(for: object.schema)
-        work[position].changes.deleted.append((object.objectID, object.version))
+        work[position].changes.deleted.append(.object(object, changed: nil))
     }
 
     private mutating func workPosition(for entity: EntitySchema) throws -> Int {
@@ -47,6 +50,7 @@ struct SavePlan {
             var changes = ChangeSet()
             changes.inserted.reserveCapacity(expected.inserted)
             changes.updated.reserveCapacity(expected.updated)
+            changes.deleted.reserveCapacity(expected.deleted)
             work.append((store, changes))
             position = work.count - 1
         }

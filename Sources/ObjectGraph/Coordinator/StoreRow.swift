@@ -28,8 +28,8 @@ struct ChangeSet {
     var inserted: [PendingRow] = []
     /// Updated rows carry the version they were read at; the store bumps it.
     var updated: [PendingRow] = []
-    /// Deleted objects with the version they were read at.
-    var deleted: [(id: ObjectID, version: Int64)] = []
+    /// Deleted objects (a store reads their IDs, entities and the versions they were read at).
+    var deleted: [PendingRow] = []
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }

@@ -92,8 +92,8 @@ struct RowTable: Sendable {
             }
             rowsByID[row.id] = stored
         }
-        for (id, _) in changes.deleted {
-            rowsByID[id] = nil
+        for row in changes.deleted {
+            rowsByID[row.id] = nil
         }
     }
 

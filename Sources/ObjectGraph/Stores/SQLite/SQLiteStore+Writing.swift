@@ -213,14 +213,15 @@ extension SQLiteStore {
                 if updatedPlans.contains(where: \.writesLinks) {
                     for row in changes.updated { try writeRelationships(row, db) }
                 }
-                for (id, version) in changes.deleted {
-                    guard case .permanent(let pk) = id.key,
-                        let entity = schema.entity(named: id.entityName)
-                    else { continue }
-                    let plan = writePlan(for: entity.index)
+                for row in changes.deleted {
+                    let id = row.id
+                    let version = row.version
+                    guard case .permanent(let pk) = id.key else { continue }
+                    let plan = writePlan(for: row.entityIndex)
                     writer.values.append(.integer(pk))
                     writer.values.append(.integer(version))
-                    try writer.run(writer.deleteStatement(for: entity.index, sql: plan.deleteSQL))
+                    try writer.run(
+                        writer.deleteStatement(for: row.entityIndex, sql: plan.deleteSQL))
                     if db.changes == 0 {
                         conflicts.append(
                             SaveConflict(
