@@ -12,38 +12,36 @@ extension ManagedContext {
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)
         guard !batch.isEmpty else { return }
-        var saving = batch.objects
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
         let before = changeCount
-        for object in saving { object.willSave() }
+        for object in batch.objects { object.willSave() }
         if changeCount != before {
             batch = SaveBatch(touched.values, count: touched.count)
-            saving = batch.objects
         }
+        let saving = batch.objects
         let problems = validationProblems(saving)
         guard problems.isEmpty else {
             throw SaveError.validation(ValidationError(problems: problems))
         }
-        try obtainPermanentIDs(for: batch.inserted)
+        try obtainPermanentIDs(for: Array(batch.inserted))
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
         }
         try coordinator.withStores { stores in
             var plan = SavePlan(
                 schema: schema, stores: stores, inserted: batch.inserted.count,
-                updated: batch.saved.count - batch.deletedCount, deleted: batch.deletedCount)
+                updated: batch.updatedCount, deleted: batch.deletedCount)
             for object in batch.inserted {
                 try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
             }
-            for (object, change) in batch.saved {
-                switch change {
-                case .update(let changed):
-                    try plan.add(.object(object, changed: changed), of: object, as: \.updated)
-                case .delete:
+            for object in batch.saved {
+                if object.deletedFlag {
                     try plan.add(deletion: object)
+                } else {
+                    let changed = object.changedPositionMask()
+                    try plan.add(.object(object, changed: changed), of: object, as: \.updated)
                 }
             }
-            batch.removeAll()
             var conflicts: [SaveConflict] = []
             for (store, changes) in plan.work {
                 if store.description.isReadOnly {
