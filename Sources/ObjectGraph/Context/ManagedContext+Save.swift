@@ -32,14 +32,13 @@ extension ManagedContext {
                 schema: schema, stores: stores, inserted: batch.inserted.count,
                 updated: batch.updatedCount, deleted: batch.deletedCount)
             for object in batch.inserted {
-                try plan.add(.object(object, changed: nil), of: object, as: \.inserted)
+                try plan.add(.object(object), of: object, as: \.inserted)
             }
             for object in batch.saved {
                 if object.deletedFlag {
                     try plan.add(deletion: object)
                 } else {
-                    let changed = object.changedPositionMask()
-                    try plan.add(.object(object, changed: changed), of: object, as: \.updated)
+                    try plan.add(.object(object), of: object, as: \.updated)
                 }
             }
             var conflicts: [SaveConflict] = []

@@ -34,7 +34,7 @@ struct SavePlan {
     /// Adds the deletion of `object` to its store's changes.
     mutating func add(deletion object: ManagedObject) throws {
         let position = try workPosition(for: object.schema)
-        work[position].changes.deleted.append(.object(object, changed: nil))
+        work[position].changes.deleted.append(.object(object))
     }
 
     private mutating func workPosition(for entity: EntitySchema) throws -> Int {

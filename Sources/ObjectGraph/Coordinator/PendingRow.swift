@@ -1,21 +1,20 @@
-/// An inserted or updated row of a ``ChangeSet``: a context's object, read in place at save
+/// An inserted, updated or deleted row of a ``ChangeSet``: a context's object, read in place at save
 /// (no copy of its values is made, so saving 100,000 objects builds no 100,000 rows), or a
 /// row built elsewhere (imports, store migrations).
 ///
 /// Change sets live for the duration of one `save` call on the saving thread; a store reads
 /// what it needs and keeps copies (``row``), never the objects.
 enum PendingRow {
-    /// A context's object; `changed` has a bit set for each position that changed since it
-    /// was read (`nil` for an insert — everything is new — or when a changed position is past
-    /// 63: every column is written then). A mask, not a list: no allocation per saved object.
-    case object(ManagedObject, changed: UInt64?)
+    /// A context's object. What changed is read from the object when a store asks
+    /// (``changedMask``): a pending row is one reference, 8 bytes in a store's list.
+    case object(ManagedObject)
     /// A row given whole.
     indirect case row(StoreRow)
 
     /// The object's ID (permanent by the time a store sees it).
     var id: ObjectID {
         switch self {
-        case .object(let object, _): return object.objectID
+        case .object(let object): return object.objectID
         case .row(let row): return row.id
         }
     }
@@ -23,7 +22,7 @@ enum PendingRow {
     /// The concrete entity's index in the schema.
     var entityIndex: Int {
         switch self {
-        case .object(let object, _): return object.schema.index
+        case .object(let object): return object.schema.index
         case .row(let row): return row.entityIndex
         }
     }
@@ -31,7 +30,7 @@ enum PendingRow {
     /// The version the row was read at (0 for a new object).
     var version: Int64 {
         switch self {
-        case .object(let object, _): return object.version
+        case .object(let object): return object.version
         case .row(let row): return row.version
         }
     }
@@ -39,7 +38,7 @@ enum PendingRow {
     /// For updates: the positions that changed (`nil`: unknown, write everything).
     var changedPositions: [Int]? {
         switch self {
-        case .object(_, let changed): return changed.map(Self.positions(in:))
+        case .object(let object): return Self.changedMask(of: object).map(Self.positions(in:))
         case .row(let row): return row.changedPositions
         }
     }
@@ -47,11 +46,18 @@ enum PendingRow {
     /// For updates: a bit per changed position (`nil`: unknown or past 63, write everything).
     var changedMask: UInt64? {
         switch self {
-        case .object(_, let changed): return changed
+        case .object(let object): return Self.changedMask(of: object)
         case .row(let row):
             guard let positions = row.changedPositions else { return nil }
             return Self.mask(of: positions)
         }
+    }
+
+    /// A bit per position of `object` that changed since it was read: `nil` for a new object
+    /// (everything is new) or when a changed position is past 63 (every column is written
+    /// then). A mask, not a list: no allocation per saved object.
+    static func changedMask(of object: ManagedObject) -> UInt64? {
+        object.insertedFlag ? nil : object.changedPositionMask()
     }
 
     /// The positions whose bits are set in `mask`, ascending.
@@ -72,7 +78,7 @@ enum PendingRow {
     /// What the store keeps at `position` (transient properties hold nil).
     func value(at position: Int) -> StoredValue {
         switch self {
-        case .object(let object, _):
+        case .object(let object):
             if object.schema.isTransient[position] { return .value(.null) }
             return object.slots[position].storedValue
         case .row(let row):
@@ -83,7 +89,7 @@ enum PendingRow {
     /// The attribute value at `position` without wrapping it (`.null` for relationships).
     func attribute(at position: Int) -> Value {
         switch self {
-        case .object(let object, _):
+        case .object(let object):
             if case .value(let value) = object.slots[position] { return value }
             return .null
         case .row(let row):
@@ -96,7 +102,7 @@ enum PendingRow {
     /// The target of the to-one relationship at `position` (`nil` when empty).
     func toOneID(at position: Int) -> ObjectID? {
         switch self {
-        case .object(let object, _):
+        case .object(let object):
             let slot = object.slots[position]
             if case .toOne(let target) = slot { return target?.objectID }
             return slot.faultTarget
@@ -111,7 +117,8 @@ enum PendingRow {
     var row: StoreRow {
         switch self {
         case .row(let row): return row
-        case .object(let object, let changed):
+        case .object(let object):
+            let changed = Self.changedMask(of: object)
             let count = object.slots.count
             var values: [StoredValue] = []
             values.reserveCapacity(count)

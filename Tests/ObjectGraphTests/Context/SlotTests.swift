@@ -30,4 +30,9 @@ struct SlotTests {
         #expect(Slot.fault(to: permanent).storedValue == .toOne(permanent))
         #expect(MemoryLayout<Slot>.stride == 24)
     }
+
+    @Test("a pending row is one reference: 8 bytes a row in a store's lists")
+    func pendingRowSize() {
+        #expect(MemoryLayout<PendingRow>.size == 8)
+    }
 }
