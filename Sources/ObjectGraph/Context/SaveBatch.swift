@@ -1,19 +1,21 @@
 /// What one save writes, gathered in one pass over a context's changed objects: one list of
 /// objects, the new ones first.
 ///
-/// New objects come in the order they were inserted, saved objects (updated or deleted) by
-/// entity and in key order: rows appended and visited in key order keep SQLite's B-trees
+/// New objects come in the order they were inserted, saved objects (updated or deleted) in
+/// key order within each entity: rows appended and visited in key order keep SQLite's B-trees
 /// dense and its page writes sequential (random order makes it spill and rewrite pages again
-/// and again). The changed objects usually come in that order already (inserted one after
-/// another, or changed in the order a fetch returned them): then nothing is sorted.
+/// and again); rows of different tables may interleave. The changed objects usually come in
+/// that order already (inserted one after another, or changed in the order a fetch returned
+/// them, their related objects changed along with them): then nothing is sorted. Otherwise
+/// the saved objects are sorted by entity, then key.
 ///
 /// What happens to a saved object is read from it when the save is planned (deleted, or
 /// updated with ``ManagedObject/changedPositionMask()``), so the batch keeps one reference
 /// per object and nothing else.
 struct SaveBatch {
     /// Every object taking part: the new ones (not deleted since) in insertion order, then the
-    /// saved ones with something to save (deleted, or with changed values) by entity (schema
-    /// index) and key.
+    /// saved ones with something to save (deleted, or with changed values) in key order within
+    /// each entity.
     private(set) var objects: [ManagedObject] = []
     /// How many of ``objects`` are new.
     private(set) var insertedCount = 0
@@ -27,7 +29,8 @@ struct SaveBatch {
         var insertedInOrder = true
         var savedInOrder = true
         var lastInserted: UInt64 = 0
-        var lastSaved = (entity: 0, order: UInt64(0))
+        // The key of the last saved object of each entity (by schema index), if any.
+        var lastSaved: [UInt64?] = []
         for object in changed {
             let order = object.objectID.insertionOrder
             if object.insertedFlag {
@@ -42,9 +45,12 @@ struct SaveBatch {
             } else if !object.hasChangedValues {
                 continue
             }
-            let key = (entity: object.schema.index, order: order)
-            if !saved.isEmpty && key < lastSaved { savedInOrder = false }
-            lastSaved = key
+            let entity = object.schema.index
+            if entity >= lastSaved.count {
+                lastSaved += Array(repeating: nil, count: entity + 1 - lastSaved.count)
+            }
+            if let last = lastSaved[entity], order < last { savedInOrder = false }
+            lastSaved[entity] = order
             if saved.isEmpty { saved.reserveCapacity(count - objects.count) }
             saved.append(object)
         }
@@ -69,7 +75,7 @@ struct SaveBatch {
     /// The new objects, in insertion order.
     var inserted: ArraySlice<ManagedObject> { objects[..<insertedCount] }
 
-    /// The saved objects with something to save, by entity and key.
+    /// The saved objects with something to save, in key order within each entity.
     var saved: ArraySlice<ManagedObject> { objects[insertedCount...] }
 
     /// How many saved objects are updated (not deleted).

@@ -78,6 +78,62 @@ struct SavePathTests {
         #expect(titles == (0..<500).map { "Article \($0)" })
     }
 
+    @Test("saved objects go to the stores in key order within each entity, however they changed")
+    func savedInKeyOrder() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("A.sqlite")
+        let writer = try Self.open(url)
+        for index in 0..<60 {
+            let shelf = try writer.insert("Shelf")
+            try shelf.set("Shelf \(index + 10)", for: "name")
+            let article = try writer.insert("Article")
+            try article.set("Article \(index + 10)", for: "title")
+            try article.setObject(shelf, for: "shelf")
+        }
+        try writer.save()
+        func keys(_ objects: ArraySlice<ManagedObject>, _ entity: String) -> [UInt64] {
+            objects.filter { $0.entity.name == entity }.map(\.objectID.insertionOrder)
+        }
+        // In order per entity, interleaved across entities: kept as it is.
+        let context = try Self.open(url)
+        let articles = try context.fetch(
+            FetchRequest(entityName: "Article", sortDescriptors: [SortDescriptor("title")]))
+        let shelves = try context.fetch(
+            FetchRequest(entityName: "Shelf", sortDescriptors: [SortDescriptor("name")]))
+        for index in 0..<60 {
+            try articles[index].set(Int32(index), for: "words")
+            try shelves[index].set("Renamed \(index)", for: "name")
+        }
+        var batch = SaveBatch(context.touched.values, count: context.touched.count)
+        #expect(
+            batch.saved.map(\.objectID)
+                == zip(articles, shelves).flatMap {
+                    [$0.objectID, $1.objectID]
+                })
+        // Out of order: sorted by entity, then key.
+        let shuffled = try Self.open(url)
+        var objects = try shuffled.fetch(FetchRequest(entityName: "Article"))
+        objects += try shuffled.fetch(FetchRequest(entityName: "Shelf"))
+        var generator = SystemRandomNumberGenerator()
+        for object in objects.shuffled(using: &generator) {
+            try object.set(
+                object.entity.name == "Article" ? "T" : "N",
+                for:
+                    object.entity.name == "Article" ? "title" : "name")
+        }
+        batch = SaveBatch(shuffled.touched.values, count: shuffled.touched.count)
+        let order = batch.saved.map(\.objectID.insertionOrder)
+        #expect(keys(batch.saved, "Article") == Array(1...60))
+        #expect(keys(batch.saved, "Shelf") == Array(1...60))
+        #expect(Array(order.prefix(60)) == Array(1...60))
+        try shuffled.save()
+        let database = try Database(path: url.path)
+        #expect(
+            try database.fetchValue(
+                Int.self, sql: "SELECT count(*) FROM ZARTICLE WHERE ZTITLE = 'T'") == 60)
+    }
+
     @Test("an update saves only what changed; committed values are the saved ones until then")
     func committedValuesPerProperty() throws {
         let folder = try TestSupport.makeTemporaryFolder()
