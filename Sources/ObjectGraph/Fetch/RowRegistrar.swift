@@ -23,6 +23,10 @@ struct RowRegistrar {
     private var pending: [(row: DecodedRow, group: Int?)] = []
     /// Whether rows are registered while the store reads (no row needed user code so far).
     private var registersWhileReading = true
+    /// Whether the context held no object when the read began: while rows are registered as
+    /// they come, nothing but this read registers objects, so no row needs a lookup before
+    /// its values are decoded (registering finds a row read twice all the same).
+    private let startedEmpty: Bool
 
     /// How many rows are registered together while the store reads.
     static let chunkSize = 256
@@ -31,6 +35,7 @@ struct RowRegistrar {
     init(context: ManagedContext, groups: Int = 0) {
         self.context = context
         lists = Array(repeating: [], count: groups)
+        startedEmpty = context.registry.isEmpty
     }
 
     /// Makes room for about `count` more rows (a store that knows how many rows it will read,
@@ -43,6 +48,7 @@ struct RowRegistrar {
 
     /// What the context holds for the object with `id`.
     func registration(of id: ObjectID) -> DecodedRow.Registration {
+        if startedEmpty && registersWhileReading { return .none }
         guard let object = context.registry[id] else { return .none }
         return object.state == .loaded ? .loaded(object) : .fault(object)
     }
