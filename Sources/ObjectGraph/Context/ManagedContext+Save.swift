@@ -23,7 +23,7 @@ extension ManagedContext {
         guard problems.isEmpty else {
             throw SaveError.validation(ValidationError(problems: problems))
         }
-        try obtainPermanentIDs(for: Array(batch.inserted))
+        try assignPermanentIDs(batch.inserted)
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
         }

@@ -397,27 +397,43 @@ public final class ManagedContext {
 
     /// Gives inserted objects their permanent IDs now, before saving.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
-        let pending = objects.filter { $0.objectID.isTemporary && $0.context === self }
-        guard !pending.isEmpty else { return }
+        try assignPermanentIDs(objects[...])
+    }
+
+    /// Gives the objects among `objects` with temporary IDs their permanent ones, a run of
+    /// keys per entity hierarchy, without copying the list (a save passes its 100,000 new
+    /// objects).
+    func assignPermanentIDs(_ objects: ArraySlice<ManagedObject>) throws {
+        func needsKey(_ object: ManagedObject) -> Bool {
+            object.objectID.isTemporary && object.context === self
+        }
+        var counts: [Int: Int] = [:]
+        for object in objects where needsKey(object) {
+            counts[schema.root(of: object.schema).index, default: 0] += 1
+        }
+        guard !counts.isEmpty else { return }
         try coordinator.withStores { stores in
-            var byRoot: [Int: [ManagedObject]] = [:]
-            for object in pending {
-                byRoot[schema.root(of: object.schema).index, default: []].append(object)
-            }
-            for (rootIndex, group) in byRoot.sorted(by: { $0.key < $1.key }) {
+            for (rootIndex, count) in counts.sorted(by: { $0.key < $1.key }) {
                 let store = try StoreCoordinator.store(
                     for: schema.entities[rootIndex], in: stores, model: schema.model)
-                let keys = try store.newPrimaryKeys(rootEntity: rootIndex, count: group.count)
+                var keys = try store.newPrimaryKeys(rootEntity: rootIndex, count: count)
+                    .makeIterator()
                 let storeIdentifier = store.description.identifier
+                func inGroup(_ object: ManagedObject) -> Bool {
+                    needsKey(object) && schema.root(of: object.schema).index == rootIndex
+                }
+                // All out first, then all in: the hash table of temporary IDs is freed once
+                // empty, before the key tables of the permanent ones grow.
+                for object in objects where inGroup(object) { registry[object.objectID] = nil }
                 var spaces: [Int: ObjectIDSpace] = [:]
-                for (object, key) in zip(group, keys) {
+                for object in objects where inGroup(object) {
+                    guard let key = keys.next() else { break }
                     let entityIndex = object.schema.index
                     let space =
                         spaces[entityIndex]
                         ?? .named(object.schema.name, storeIdentifier: storeIdentifier)
                     spaces[entityIndex] = space
                     let id = ObjectID(space: space, key: .permanent(key))
-                    registry[object.objectID] = nil
                     object.objectID = id
                     registry[id] = object
                 }

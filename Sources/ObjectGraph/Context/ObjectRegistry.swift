@@ -1,42 +1,83 @@
 /// A context's identity map: at most one object per ``ObjectID``.
 ///
-/// An open-addressing table specialised for the job. A bucket holds the object (whose
-/// `objectID` is its key — the map never stores IDs) and the key's hash side by side (one
-/// cache line per probe); probing is linear,
-/// deletion shifts the following entries back (no tombstones), and the table grows at 7/8
-/// full. Hashes come from the ID's key alone, mixed with a per-process seed (no SipHash per
-/// lookup). 16 bytes a bucket, against about 64 for a `[ObjectID: ManagedObject]` entry.
+/// Two structures specialised for the job, both keyed by the objects' own IDs (the map never
+/// stores IDs):
+/// - **Key tables.** A store's primary keys are dense (`Z_PK` counts up from 1), so the objects
+///   of one entity in one store with permanent keys sit in an array indexed by key, 8 bytes a
+///   key. Objects fetched in key order are registered side by side: no hashing and no random
+///   memory access per object (on a large fetch, a hash table's random buckets each cost a
+///   cache miss). A table grows to cover a new key only while it stays at least half full
+///   (plus a fixed allowance), so a few scattered large keys cannot make it huge.
+/// - **A hash table** for every other ID (temporary keys, keys a table does not cover): open
+///   addressing, a bucket holding the object and its ID's hash side by side, linear probing,
+///   deletion shifting the following entries back (no tombstones), growth at 7/8 full. Hashes
+///   come from the ID's key alone, mixed with a per-process seed (no SipHash per lookup).
+///
+/// An ID with a permanent key is in its entity's key table when the table covers the key, and
+/// in the hash table otherwise; a table growing over keys held in the hash table takes them
+/// over.
 ///
 /// The invariant callers keep: an object is stored under its own `objectID`, and removed
 /// before that ID changes.
 struct ObjectRegistry {
-    /// One entry: an object and its ID's hash (an empty bucket has no object).
+    /// One entry of the hash table: an object and its ID's hash (an empty bucket has no
+    /// object).
     private struct Bucket {
         var object: ManagedObject?
         var hash: UInt64
     }
 
+    /// The objects of one ID space (entity and store) with permanent keys, by key.
+    private struct KeyTable {
+        let space: ObjectIDSpace
+        var objects: [ManagedObject?] = []
+        /// How many of `objects` are set.
+        var count = 0
+        /// How many objects of this space with permanent keys are in the hash table.
+        var hashed = 0
+    }
+
     private var buckets: [Bucket] = []
+    /// How many objects the hash table holds.
+    private var hashedCount = 0
+    private var tables: [KeyTable] = []
     /// How many objects are registered.
     private(set) var count = 0
+
+    /// Keys a table may cover beyond twice its objects.
+    private static let tableAllowance = 1024
 
     /// Whether no object is registered.
     var isEmpty: Bool { count == 0 }
 
     /// Every registered object, in no particular order.
-    var values: [ManagedObject] { buckets.compactMap(\.object) }
+    var values: [ManagedObject] {
+        var result: [ManagedObject] = []
+        result.reserveCapacity(count)
+        for table in tables {
+            for case let object? in table.objects { result.append(object) }
+        }
+        for bucket in buckets {
+            if let object = bucket.object { result.append(object) }
+        }
+        return result
+    }
 
     /// The object registered for `id`, or `nil`. Setting stores `object` under `id` (its own
     /// ID), replacing any other; setting `nil` removes the entry.
     subscript(id: ObjectID) -> ManagedObject? {
         get {
+            if case .permanent(let key) = id.key, let table = tableIndex(of: id.space),
+                key >= 0, key < tables[table].objects.count
+            {
+                return tables[table].objects[Int(key)]
+            }
             guard let index = find(id, hash: Self.hash(id)) else { return nil }
             return buckets[index].object
         }
         set {
             if let newValue {
-                assert(newValue.objectID == id, "objects are registered under their own ID")
-                insert(newValue, hash: Self.hash(id))
+                updateValue(newValue, forKey: id)
             } else {
                 remove(id)
             }
@@ -44,14 +85,30 @@ struct ObjectRegistry {
     }
 
     /// Stores `object` under `id` (its own ID) and returns the object it replaced, if any:
-    /// registering and checking for an earlier object in one probe.
+    /// registering and checking for an earlier object in one step.
     @discardableResult
     mutating func updateValue(_ object: ManagedObject, forKey id: ObjectID) -> ManagedObject? {
         assert(object.objectID == id, "objects are registered under their own ID")
+        if case .permanent(let key) = id.key, key >= 0 {
+            let table = tableIndex(of: id.space) ?? addTable(for: id.space)
+            if key < tables[table].objects.count || grow(table, toCover: key) {
+                let old = tables[table].objects[Int(key)]
+                tables[table].objects[Int(key)] = object
+                if old == nil {
+                    tables[table].count += 1
+                    count += 1
+                }
+                return old
+            }
+            let old = insert(object, hash: Self.hash(id))
+            if old == nil { tables[table].hashed += 1 }
+            return old
+        }
         return insert(object, hash: Self.hash(id))
     }
 
-    /// Makes room for `capacity` objects without growing again.
+    /// Makes room in the hash table for `capacity` objects without growing again (key tables
+    /// grow by doubling, in order, and need no room made).
     mutating func reserveCapacity(_ capacity: Int) {
         var size = max(buckets.count, 16)
         while capacity > size / 8 * 7 { size *= 2 }
@@ -61,10 +118,70 @@ struct ObjectRegistry {
     /// Forgets every object.
     mutating func removeAll() {
         buckets = []
+        hashedCount = 0
+        tables = []
         count = 0
     }
 
-    // MARK: - Table
+    // MARK: - Key tables
+
+    /// The table of `space` (by identity, else by name: spaces are shared, but equal IDs may
+    /// carry different instances).
+    private func tableIndex(of space: ObjectIDSpace) -> Int? {
+        for index in tables.indices where tables[index].space === space { return index }
+        for index in tables.indices
+        where tables[index].space.entityName == space.entityName
+            && tables[index].space.storeIdentifier == space.storeIdentifier
+        {
+            return index
+        }
+        return nil
+    }
+
+    private mutating func addTable(for space: ObjectIDSpace) -> Int {
+        tables.append(KeyTable(space: space))
+        return tables.count - 1
+    }
+
+    /// Grows the table at `index` to cover `key`, if it stays half full (plus the allowance):
+    /// then moves the table's objects in the hash table that it now covers into it.
+    private mutating func grow(_ index: Int, toCover key: Int64) -> Bool {
+        let limit = Int64(2 * tables[index].count + Self.tableAllowance)
+        guard key < limit else { return false }
+        let old = tables[index].objects.count
+        let size = Int(max(key + 1, min(limit, Int64(max(old * 2, 16)))))
+        tables[index].objects.reserveCapacity(size)
+        tables[index].objects += repeatElement(nil, count: size - old)
+        if tables[index].hashed > 0 { takeOver(index, from: old) }
+        return true
+    }
+
+    /// Moves the hashed objects of the table at `index` whose keys are `first` or more (and
+    /// covered now) into the table.
+    private mutating func takeOver(_ index: Int, from first: Int) {
+        let space = tables[index].space
+        let covered = tables[index].objects.count
+        var moving: [ManagedObject] = []
+        for bucket in buckets {
+            guard let object = bucket.object, case .permanent(let key) = object.objectID.key,
+                key >= first, key < covered,
+                object.objectID.space === space
+                    || (object.objectID.entityName == space.entityName
+                        && object.objectID.storeIdentifier == space.storeIdentifier)
+            else { continue }
+            moving.append(object)
+        }
+        for object in moving {
+            removeHashed(object.objectID)
+            guard case .permanent(let key) = object.objectID.key else { continue }
+            tables[index].objects[Int(key)] = object
+            tables[index].count += 1
+            tables[index].hashed -= 1
+            count += 1
+        }
+    }
+
+    // MARK: - Hash table
 
     private static let seed = UInt64.random(in: 0...UInt64.max) | 1
 
@@ -80,7 +197,7 @@ struct ObjectRegistry {
     private var mask: Int { buckets.count - 1 }
 
     private func find(_ id: ObjectID, hash: UInt64) -> Int? {
-        guard count > 0 else { return nil }
+        guard hashedCount > 0 else { return nil }
         var index = Int(truncatingIfNeeded: hash) & mask
         while let object = buckets[index].object {
             if buckets[index].hash == hash, object.objectID == id { return index }
@@ -89,9 +206,8 @@ struct ObjectRegistry {
         return nil
     }
 
-    @discardableResult
     private mutating func insert(_ object: ManagedObject, hash: UInt64) -> ManagedObject? {
-        if (count + 1) * 8 > buckets.count * 7 {
+        if (hashedCount + 1) * 8 > buckets.count * 7 {
             rehash(size: max(16, buckets.count * 2))
         }
         var index = Int(truncatingIfNeeded: hash) & mask
@@ -103,19 +219,44 @@ struct ObjectRegistry {
             index = (index + 1) & mask
         }
         buckets[index] = Bucket(object: object, hash: hash)
+        hashedCount += 1
         count += 1
         return nil
     }
 
     private mutating func remove(_ id: ObjectID) {
-        guard var hole = find(id, hash: Self.hash(id)) else { return }
+        if case .permanent(let key) = id.key, let table = tableIndex(of: id.space) {
+            if key >= 0, key < tables[table].objects.count {
+                if tables[table].objects[Int(key)] != nil {
+                    tables[table].objects[Int(key)] = nil
+                    tables[table].count -= 1
+                    count -= 1
+                }
+                return
+            }
+            if removeHashed(id) { tables[table].hashed -= 1 }
+            return
+        }
+        removeHashed(id)
+    }
+
+    /// Removes `id` from the hash table; whether it was there.
+    @discardableResult
+    private mutating func removeHashed(_ id: ObjectID) -> Bool {
+        guard var hole = find(id, hash: Self.hash(id)) else { return false }
         buckets[hole].object = nil
+        hashedCount -= 1
         count -= 1
+        if hashedCount == 0 {
+            // Emptied (all temporary IDs of a save became permanent): freed at once.
+            buckets = []
+            return true
+        }
         // Shift back each following entry whose home is not between the hole and itself.
         var index = hole
         while true {
             index = (index + 1) & mask
-            guard buckets[index].object != nil else { return }
+            guard buckets[index].object != nil else { return true }
             let home = Int(truncatingIfNeeded: buckets[index].hash) & mask
             let stays =
                 hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
@@ -129,13 +270,11 @@ struct ObjectRegistry {
     private mutating func rehash(size: Int) {
         let old = buckets
         buckets = Array(repeating: Bucket(object: nil, hash: 0), count: size)
-        count = 0
         for bucket in old {
             guard let object = bucket.object else { continue }
             var slot = Int(truncatingIfNeeded: bucket.hash) & mask
             while buckets[slot].object != nil { slot = (slot + 1) & mask }
             buckets[slot] = Bucket(object: object, hash: bucket.hash)
-            count += 1
         }
     }
 }

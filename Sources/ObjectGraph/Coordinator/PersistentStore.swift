@@ -75,8 +75,9 @@ protocol PersistentStore: AnyObject {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]?
     /// Counts the rows `query` matches, or `nil` when the store cannot.
     func count(_ query: StoreQuery) throws -> Int?
-    /// Reserves `count` new primary keys for objects of the hierarchy rooted at `rootEntity`.
-    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64]
+    /// Reserves `count` new primary keys for objects of the hierarchy rooted at `rootEntity`:
+    /// a run of consecutive keys.
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> Range<Int64>
     /// Checks a change set without applying it: returns the optimistic-locking conflicts.
     func conflicts(in changes: ChangeSet) throws -> [SaveConflict]
     /// Applies a change set atomically: all of it or, on a thrown error, none.

@@ -112,7 +112,6 @@ extension ManagedContext {
             return registrar.objects
         }
         guard let rows = stored else { return nil }
-        registry.reserveCapacity(registry.count + rows.count)
         return rows.map { row in
             query.result == .ids ? registeredFault(for: row) : registeredObject(for: row)
         }

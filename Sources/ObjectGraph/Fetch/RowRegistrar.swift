@@ -39,10 +39,10 @@ struct RowRegistrar {
     }
 
     /// Makes room for about `count` more rows (a store that knows how many rows it will read,
-    /// roughly, says so before reading them: no growing on the way).
+    /// roughly, says so before reading them: the result list does not grow on the way; the
+    /// identity map keeps stored objects in key tables, which grow in order).
     mutating func expect(_ count: Int) {
         guard count > 0 else { return }
-        context.registry.reserveCapacity(context.registry.count + count)
         objects.reserveCapacity(objects.count + count)
     }
 
@@ -78,7 +78,6 @@ struct RowRegistrar {
     /// hooks of earlier objects may have changed it).
     private mutating func register(asRead: Bool) throws {
         guard !pending.isEmpty else { return }
-        if !asRead { context.registry.reserveCapacity(context.registry.count + pending.count) }
         for index in pending.indices {
             let object = try context.registeredObject(for: &pending[index].row, asRead: asRead)
             if let group = pending[index].group {

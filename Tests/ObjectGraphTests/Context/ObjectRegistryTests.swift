@@ -77,4 +77,41 @@ struct ObjectRegistryTests {
         #expect(registry.count == 100)
         for object in objects { #expect(registry[object.objectID] === object) }
     }
+
+    @Test("stored keys fill key tables; far keys wait in the hash table and move in later")
+    func keyTables() throws {
+        let context = try TestModels.context()
+        let team = try context.coordinator.schema.requireEntity(named: "Team")
+        var registry = ObjectRegistry()
+        var objects: [Int64: ManagedObject] = [:]
+        func register(_ key: Int64) {
+            let id = ObjectID(entityName: "Team", storeIdentifier: "S", key: .permanent(key))
+            let object = ManagedObject(
+                ObjectCreation(schema: team, id: id, context: context, isFault: true))
+            #expect(registry.updateValue(object, forKey: id) == nil)
+            objects[key] = object
+        }
+        // Far keys first: no table may grow that far for so few objects.
+        for key: Int64 in [50_000, 5_000, 1_000_000_000] { register(key) }
+        for key: Int64 in 1...6_000 where key != 5_000 { register(key) }
+        #expect(registry.count == objects.count)
+        for (key, object) in objects {
+            let id = ObjectID(entityName: "Team", storeIdentifier: "S", key: .permanent(key))
+            #expect(registry[id] === object)
+        }
+        // Replacing and removing, in the table and in the hash table.
+        let far = ObjectID(entityName: "Team", storeIdentifier: "S", key: .permanent(50_000))
+        registry[far] = nil
+        let near = ObjectID(entityName: "Team", storeIdentifier: "S", key: .permanent(7))
+        let replacement = ManagedObject(
+            ObjectCreation(schema: team, id: near, context: context, isFault: true))
+        #expect(registry.updateValue(replacement, forKey: near) === objects[7])
+        registry[ObjectID(entityName: "Team", storeIdentifier: "S", key: .permanent(8))] = nil
+        #expect(registry[far] == nil && registry[near] === replacement)
+        #expect(registry.count == objects.count - 2)
+        #expect(registry.values.count == registry.count)
+        // The same keys in another store are other objects.
+        let other = ObjectID(entityName: "Team", storeIdentifier: "T", key: .permanent(9))
+        #expect(registry[other] == nil)
+    }
 }

@@ -55,7 +55,7 @@ final class AtomicStore: RowTableStore {
         }
     }
 
-    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> Range<Int64> {
         guard format.keysAreUniqueAcrossEntities else {
             return table.newPrimaryKeys(rootEntity: rootEntity, count: count)
         }
@@ -63,7 +63,7 @@ final class AtomicStore: RowTableStore {
         for root in Set(schema.entities.map { schema.root(of: $0).index }) {
             table.nextKey[root] = first + Int64(count)
         }
-        return (0..<Int64(count)).map { first + $0 }
+        return first..<first + Int64(count)
     }
 
     func save(_ changes: ChangeSet) throws {

@@ -45,10 +45,10 @@ struct RowTable: Sendable {
         return ids ?? []
     }
 
-    mutating func newPrimaryKeys(rootEntity: Int, count: Int) -> [Int64] {
+    mutating func newPrimaryKeys(rootEntity: Int, count: Int) -> Range<Int64> {
         let first = nextKey[rootEntity] ?? 1
         nextKey[rootEntity] = first + Int64(count)
-        return (0..<Int64(count)).map { first + $0 }
+        return first..<first + Int64(count)
     }
 
     func conflicts(in changes: ChangeSet) -> [SaveConflict] {

@@ -30,7 +30,7 @@ extension RowTableStore {
     /// Left to the context's evaluator.
     func count(_ query: StoreQuery) throws -> Int? { nil }
 
-    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> Range<Int64> {
         table.newPrimaryKeys(rootEntity: rootEntity, count: count)
     }
 

@@ -194,8 +194,8 @@ final class SQLiteStore: PersistentStore {
 
     // MARK: - Keys
 
-    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> [Int64] {
-        guard count > 0 else { return [] }
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> Range<Int64> {
+        guard count > 0 else { return 0..<0 }
         if description.isReadOnly { throw StoreError.readOnly(path: path) }
         let number = entityLayouts[rootEntity].entityNumber
         return try sqlite {
@@ -210,7 +210,7 @@ final class SQLiteStore: PersistentStore {
             let last =
                 database.isInsideTransaction
                 ? try reserve() : try database.inTransaction(.immediate) { _ in try reserve() }
-            return (0..<Int64(count)).map { last - Int64(count) + 1 + $0 }
+            return last - Int64(count) + 1..<last + 1
         }
     }
 }
