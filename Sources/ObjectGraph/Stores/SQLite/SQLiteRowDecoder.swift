@@ -81,10 +81,9 @@ struct SQLiteRowDecoder {
                 }
             case .toOne(let column, let entityColumn, let destination):
                 slots.append(
-                    .fault(
-                        to: try store.toOneTarget(
-                            cursor, column: column, entityColumn: entityColumn,
-                            destination: destination)))
+                    try store.toOneTarget(
+                        cursor, column: column, entityColumn: entityColumn,
+                        destination: destination))
             case .toMany:
                 slots.append(.toManyFault(nil))
             case .transient:

@@ -5,7 +5,9 @@ import SQLiteDatabase
 struct RowDecodingPlan {
     enum Step {
         case attribute(AttributeColumn)
-        case toOne(column: Int, entityColumn: Int?, destination: String)
+        /// A to-one foreign key: its column, the target's entity column (when the destination
+        /// has subentities) and the destination's ID space in this store.
+        case toOne(column: Int, entityColumn: Int?, destination: ObjectIDSpace)
         case toMany
         case transient
     }
@@ -79,7 +81,8 @@ extension SQLiteStore {
                             .toOne(
                                 column: position,
                                 entityColumn: entityColumn.flatMap { positions[$0] },
-                                destination: relationship.relationship.destinationEntityName))
+                                destination: idSpace(
+                                    relationship.relationship.destinationEntityName)))
                     } else {
                         steps.append(.transient)
                     }
@@ -143,19 +146,19 @@ extension SQLiteStore {
         return try ValueCoding.value(from: stored, type: attribute.type)
     }
 
-    /// The ID of a to-one relationship's target in `column` of the current row (its entity
-    /// from `entityColumn` when the destination has subentities), or `nil` when there is none.
+    /// The slot of a to-one relationship whose target's key is in `column` of the current row
+    /// (its entity from `entityColumn` when the destination has subentities): a fault to the
+    /// target, or no target.
     func toOneTarget(
-        _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: String
-    ) throws -> ObjectID? {
-        guard let target = try cursor.integer(at: column) else { return nil }
-        var name = destination
+        _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: ObjectIDSpace
+    ) throws -> Slot {
+        guard let target = try cursor.integer(at: column) else { return .toOne(nil) }
         if let entityColumn, let targetNumber = try cursor.integer(at: entityColumn),
             let targetIndex = schemaIndexByNumber[Int(truncatingIfNeeded: targetNumber)]
         {
-            name = schema.entities[targetIndex].name
+            return .toOneFault(idSpace(schema.entities[targetIndex].name), target)
         }
-        return objectID(name, target)
+        return .toOneFault(destination, target)
     }
 
     func objectID(_ entity: String, _ key: Int64) -> ObjectID {
