@@ -34,9 +34,8 @@ open class ManagedObject {
     var slots: [Slot]
     /// The committed values of the positions changed since they were committed (one entry
     /// per position, recorded before its first change). Every other position's committed value
-    /// is its current slot, so a change costs one entry, not a copy of every slot. The position
-    /// is an `Int32` after the slot: 24-byte entries, and one entry fits a 64-byte allocation.
-    var originals: [(slot: Slot, position: Int32)] = []
+    /// is its current slot, so a change costs one entry, not a copy of every slot.
+    var originals = OriginalSlots.none
     /// The store's row version when the values were read (optimistic locking).
     var version: Int64 = 0
     /// The context the object lives in (`nil` once it is removed from it).
@@ -323,41 +322,42 @@ open class ManagedObject {
     /// The committed value at `position` (`nil` when the object has none).
     func committedSlot(at position: Int) -> Slot? {
         guard hasCommitted else { return nil }
-        for entry in originals where entry.position == position { return entry.slot }
-        return slots[position]
+        return originals.slot(at: position) ?? slots[position]
     }
 
     /// Keeps the committed value of `position` before its first change.
     func rememberOriginal(at position: Int) {
-        guard hasCommitted, !originals.contains(where: { $0.position == position }) else { return }
-        originals.append((slots[position], Int32(position)))
+        guard hasCommitted, originals.slot(at: position) == nil else { return }
+        originals.append(slots[position], at: position)
     }
 
     /// Makes the current values the committed ones (after a save or a load).
     func commitValues() {
         hasCommitted = true
-        if !originals.isEmpty { originals = [] }
+        if !originals.isEmpty { originals = .none }
     }
 
     /// Puts the committed values back (discarding unsaved changes).
     func revertToCommitted() {
-        for entry in originals { slots[Int(entry.position)] = entry.slot }
-        if !originals.isEmpty { originals = [] }
+        originals.forEach { slot, position in
+            slots[position] = slot
+            return true
+        }
+        if !originals.isEmpty { originals = .none }
     }
 
     /// Forgets the committed values (the object is new again, or a fault).
     func forgetCommittedValues() {
         hasCommitted = false
-        if !originals.isEmpty { originals = [] }
+        if !originals.isEmpty { originals = .none }
     }
 
     /// A committed to-many value that was an unloaded fault becomes the IDs just loaded (so
     /// loading a relationship does not count as changing it).
     func fillCommittedFault(at position: Int, with ids: [ObjectID]) {
-        for index in originals.indices where originals[index].position == position {
-            if case .toManyFault(nil) = originals[index].slot {
-                originals[index].slot = .toManyFault(ids)
-            }
+        originals.update(at: position) { slot in
+            if case .toManyFault(nil) = slot { return .toManyFault(ids) }
+            return slot
         }
     }
 
@@ -369,12 +369,13 @@ open class ManagedObject {
         guard state == .loaded else { return }
         let transient = schema.isTransient
         if hasCommitted {
-            for entry in originals where !transient[Int(entry.position)] {
-                let position = Int(entry.position)
-                if Self.same(slots[position], entry.slot, ordered: isOrdered(position)) {
-                    continue
+            originals.forEach { original, position in
+                if transient[position]
+                    || Self.same(slots[position], original, ordered: isOrdered(position))
+                {
+                    return true
                 }
-                if !body(position) { return }
+                return body(position)
             }
         } else {
             for position in slots.indices where !transient[position] {

@@ -35,4 +35,30 @@ struct SlotTests {
     func pendingRowSize() {
         #expect(MemoryLayout<PendingRow>.size == 8)
     }
+
+    @Test("original slots: one word in the object; entries found, updated and walked in order")
+    func originalSlots() {
+        #expect(MemoryLayout<OriginalSlots>.size == 8)
+        var originals = OriginalSlots.none
+        #expect(originals.isEmpty && originals.slot(at: 0) == nil)
+        originals.append(.value(.integer(1)), at: 3)
+        guard case .value(.integer(1))? = originals.slot(at: 3) else {
+            Issue.record("one entry is found")
+            return
+        }
+        originals.append(.toManyFault(nil), at: 5)
+        originals.append(.value(.string("a")), at: 0)
+        originals.update(at: 5) { _ in .toManyFault([]) }
+        guard case .toManyFault([])? = originals.slot(at: 5) else {
+            Issue.record("an entry is updated")
+            return
+        }
+        var positions: [Int] = []
+        originals.forEach { _, position in
+            positions.append(position)
+            return position != 5
+        }
+        #expect(positions == [3, 5])
+        #expect(!originals.isEmpty && originals.slot(at: 1) == nil)
+    }
 }
