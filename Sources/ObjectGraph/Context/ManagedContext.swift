@@ -36,9 +36,9 @@ public final class ManagedContext {
     public var name: String?
 
     var schema: ModelSchema { coordinator.schema }
-    var registry = ObjectRegistry()
+    @exclusivity(unchecked) var registry = ObjectRegistry()
     /// Objects with a change since the last save (inserted, deleted or edited).
-    var touched = ChangedObjects()
+    @exclusivity(unchecked) var touched = ChangedObjects()
     var classes: ManagedObjectClasses
     /// How deep public changing calls are nested (an undo group spans the outermost).
     var changeDepth = 0

@@ -31,20 +31,20 @@ open class ManagedObject {
     // 88 bytes an instance, which the allocator serves from its 96-byte class (one field
     // more, or the flags as separate Bools, and every object costs 112 or 128).
     let schema: EntitySchema
-    var slots: [Slot]
+    @exclusivity(unchecked) var slots: [Slot]
     /// The committed values of the positions changed since they were committed (one entry
     /// per position, recorded before its first change). Every other position's committed value
     /// is its current slot, so a change costs one entry, not a copy of every slot.
-    var originals = OriginalSlots.none
+    @exclusivity(unchecked) var originals = OriginalSlots.none
     /// The store's row version when the values were read (optimistic locking).
-    var version: Int64 = 0
+    @exclusivity(unchecked) var version: Int64 = 0
     /// The context the object lives in (`nil` once it is removed from it).
     public internal(set) weak var context: ManagedContext?
     /// The object's ID: temporary until the first save, then permanent.
     public internal(set) var objectID: ObjectID
-    private var flags: Flags
+    @exclusivity(unchecked) private var flags: Flags
     /// Where the object is in its context's set of changed objects (-1: not in it).
-    var touchIndex: Int32 = -1
+    @exclusivity(unchecked) var touchIndex: Int32 = -1
 
     private struct Flags: OptionSet {
         let rawValue: UInt8
