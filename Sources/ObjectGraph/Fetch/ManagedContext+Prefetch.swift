@@ -7,17 +7,19 @@ extension ManagedContext {
         for keyPath in keyPaths {
             let path = keyPath.split(separator: ".").map(String.init)
             var current = objects
-            for name in path {
-                current = try prefetchStep(current, relationship: name)
+            for (step, name) in path.enumerated() {
+                current = try prefetchStep(
+                    current, relationship: name, returningTargets: step < path.count - 1)
                 if current.isEmpty { break }
             }
         }
     }
 
-    /// Loads the `relationship` targets of `objects` and returns them.
-    private func prefetchStep(_ objects: [ManagedObject], relationship name: String) throws
-        -> [ManagedObject]
-    {
+    /// Loads the `relationship` targets of `objects`, and returns them when
+    /// `returningTargets` (for the next step of a key path; the last step needs no list).
+    private func prefetchStep(
+        _ objects: [ManagedObject], relationship name: String, returningTargets: Bool
+    ) throws -> [ManagedObject] {
         var reached: [ManagedObject] = []
         var groups: [Int: [ManagedObject]] = [:]
         for object in objects where object.state == .loaded {
@@ -31,44 +33,60 @@ extension ManagedContext {
                 throw ObjectGraphError.unknownProperty(entity: entity.name, property: name)
             }
             if relationship.isToMany {
-                reached += try prefetchToMany(owners, entityIndex: entityIndex, position: position)
+                reached += try prefetchToMany(
+                    owners, entityIndex: entityIndex, position: position,
+                    returningTargets: returningTargets)
             } else {
                 var targets: [ManagedObject] = []
                 for owner in owners {
                     if let target = try owner.resolvedToOne(at: position) { targets.append(target) }
                 }
                 try loadFaults(targets)
-                reached += targets
+                if returningTargets { reached += targets }
             }
         }
         return reached
     }
 
-    private func prefetchToMany(_ owners: [ManagedObject], entityIndex: Int, position: Int) throws
-        -> [ManagedObject]
-    {
-        let unloaded = owners.filter {
-            if case .toManyFault(nil) = $0.slots[position] { return !$0.objectID.isTemporary }
-            return false
+    /// Loads the to-many relationship at `position` of `owners` and its objects; returns the
+    /// objects when `returningTargets`.
+    ///
+    /// The objects of relationships read here come loaded (each row registers its object with
+    /// its values); only relationships loaded before may hold faults, loaded in batches.
+    private func prefetchToMany(
+        _ owners: [ManagedObject], entityIndex: Int, position: Int, returningTargets: Bool
+    ) throws -> [ManagedObject] {
+        var readHere = [Bool](repeating: false, count: owners.count)
+        var byStore: [String: [Int]] = [:]
+        for (index, owner) in owners.enumerated() {
+            guard case .toManyFault(nil) = owner.slots[position], !owner.objectID.isTemporary
+            else { continue }
+            byStore[owner.objectID.storeIdentifier, default: []].append(index)
         }
-        var byStore: [String: [ManagedObject]] = [:]
-        for owner in unloaded { byStore[owner.objectID.storeIdentifier, default: []].append(owner) }
-        for (storeID, group) in byStore {
+        for (storeID, indexes) in byStore {
+            let group = indexes.map { owners[$0] }
             guard
                 let related = try relatedObjects(
                     of: group, store: storeID, entityIndex: entityIndex, position: position)
             else { continue }
-            for owner in group {
+            for index in indexes {
+                let owner = owners[index]
                 let targets = related[owner.objectID] ?? []
                 owner.slots[position] = .toMany(targets)
                 if !owner.originals.isEmpty {
                     owner.fillCommittedFault(at: position, with: targets.map(\.objectID))
                 }
+                readHere[index] = true
             }
         }
         var reached: [ManagedObject] = []
-        for owner in owners { reached += try owner.resolvedToMany(at: position) }
-        try loadFaults(reached)
+        var loadedBefore: [ManagedObject] = []
+        for (index, owner) in owners.enumerated() {
+            let members = try owner.resolvedToMany(at: position)
+            if returningTargets { reached += members }
+            if !readHere[index] { loadedBefore += members }
+        }
+        try loadFaults(loadedBefore)
         return reached
     }
 

@@ -68,6 +68,38 @@ struct PrefetchTests {
         #expect(counter.count <= 4, "\(counter.count) queries")
     }
 
+    @Test("a two-step key path loads every object on it; members faulted before load too")
+    func keyPathSteps() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.league(folder, teams: 20, members: 5)
+
+        let context = try SQLiteStoreTests.open(url)
+        var people = FetchRequest(entityName: "Person")
+        people.predicate = try Predicate(format: "name BEGINSWITH 'P1-'")
+        people.relationshipKeyPathsForPrefetching = ["team.members"]
+        let fetched = try context.fetch(people)
+        #expect(fetched.count == 5)
+        #expect(context.registeredObjects.count == 6)
+        #expect(context.registeredObjects.allSatisfy { !$0.isFault })
+        let counter = try Self.counting(context)
+        let team = try #require(try fetched[0].object(for: "team"))
+        #expect(try team.objects(for: "members").count == 5)
+        #expect(counter.count == 0)
+
+        // Members known before as faults (the list was loaded, its objects not) are loaded by
+        // the prefetch as well.
+        let other = try SQLiteStoreTests.open(url)
+        let teams = try other.fetch(FetchRequest(entityName: "Team"))
+        let members = try teams[0].objects(for: "members")
+        #expect(members.allSatisfy { $0.isFault })
+        var request = FetchRequest(entityName: "Team")
+        request.relationshipKeyPathsForPrefetching = ["members"]
+        _ = try other.fetch(request)
+        #expect(members.allSatisfy { !$0.isFault })
+        #expect(try walk(teams) == 100)
+    }
+
     @Test("to-many relationships stay faults until touched")
     func relationshipFaults() throws {
         let folder = try TestSupport.makeTemporaryFolder()
