@@ -18,15 +18,17 @@ extension ManagedContext {
         if changeCount != before {
             batch = SaveBatch(touched.values, count: touched.count)
         }
-        let saving = batch.objects
-        let problems = validationProblems(saving)
+        let problems = validationProblems(batch.objects)
         guard problems.isEmpty else {
             throw SaveError.validation(ValidationError(problems: problems))
         }
         try assignPermanentIDs(batch.inserted)
         if !observers.isEmpty {
-            post(ContextNotification(kind: .willSave, changes: changeSummary(saving)))
+            post(ContextNotification(kind: .willSave, changes: changeSummary(batch.objects)))
         }
+        // From here the plan's lists are the only lists of the objects saved (the batch's is
+        // emptied once they are made): the stores write, and the context commits, from them.
+        var planned: SavePlan?
         try coordinator.withStores { stores in
             var plan = SavePlan(
                 schema: schema, stores: stores, inserted: batch.inserted.count,
@@ -41,6 +43,8 @@ extension ManagedContext {
                     try plan.add(.object(object), of: object, as: \.updated)
                 }
             }
+            batch = SaveBatch()
+            planned = plan
             var conflicts: [SaveConflict] = []
             for (store, changes) in plan.work {
                 if store.description.isReadOnly {
@@ -56,17 +60,19 @@ extension ManagedContext {
                     saved.append(store.description)
                 } catch {
                     if saved.isEmpty { throw error }
-                    commit(
-                        saving.filter { object in
-                            saved.contains { $0.identifier == object.objectID.storeIdentifier }
-                        }, everything: false)
+                    for (store, changes) in plan.work
+                    where saved.contains(where: { $0.identifier == store.description.identifier }) {
+                        commit(changes.objects, everything: false)
+                    }
                     throw SaveError.partial(
                         saved: saved, failed: store.description, error: "\(error)")
                 }
             }
         }
-        let summary = observers.isEmpty ? nil : changeSummary(saving)
-        commit(saving, everything: true)
+        let work = planned?.work ?? []
+        let summary =
+            observers.isEmpty ? nil : changeSummary(work.lazy.flatMap(\.changes.objects))
+        commit(work.lazy.flatMap(\.changes.objects), everything: true)
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
     }
 
@@ -83,7 +89,7 @@ extension ManagedContext {
 
     /// Makes the saved state of `objects` their committed state. `everything`: the objects
     /// are every change the context had (so nothing stays touched).
-    private func commit(_ objects: [ManagedObject], everything: Bool) {
+    private func commit(_ objects: some Sequence<ManagedObject>, everything: Bool) {
         // Cleared first: what `didSave` hooks change is a new change.
         if everything { untouchAll() }
         for object in objects {
@@ -102,7 +108,7 @@ extension ManagedContext {
         }
     }
 
-    private func changeSummary(_ objects: [ManagedObject]) -> ContextChange {
+    private func changeSummary(_ objects: some Sequence<ManagedObject>) -> ContextChange {
         var change = ContextChange()
         for object in objects {
             if object.insertedFlag && object.deletedFlag { continue }

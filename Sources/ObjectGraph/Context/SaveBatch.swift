@@ -22,6 +22,9 @@ struct SaveBatch {
     /// How many of ``objects`` are deleted.
     private(set) var deletedCount = 0
 
+    /// An empty batch.
+    init() {}
+
     /// Gathers what `objects` (about `count` of them) have to save.
     init(_ changed: some Sequence<ManagedObject>, count: Int) {
         objects.reserveCapacity(count)

@@ -11,6 +11,12 @@ enum PendingRow {
     /// A row given whole.
     indirect case row(StoreRow)
 
+    /// The context's object, for a row of one.
+    var object: ManagedObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
     /// The object's ID (permanent by the time a store sees it).
     var id: ObjectID {
         switch self {

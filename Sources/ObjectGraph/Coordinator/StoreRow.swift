@@ -32,6 +32,12 @@ struct ChangeSet {
     var deleted: [PendingRow] = []
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// The context objects of the rows (inserted, updated, then deleted; rows given whole
+    /// have none).
+    var objects: some Sequence<ManagedObject> {
+        [inserted, updated, deleted].lazy.flatMap { $0 }.compactMap(\.object)
+    }
 }
 
 /// A row changed by someone else since it was read (optimistic locking).
