@@ -4,6 +4,13 @@ extension ManagedContext {
     /// inverse, cascade deletes the related objects (transitively, cycles included), deny is
     /// checked when saving, no action leaves the related objects alone. One undo restores the
     /// whole deleted subgraph.
+    ///
+    /// The deleted object's own nullified and cascaded relationships read as empty from then
+    /// on (``ManagedObject/object(for:)``, ``ManagedObject/objects(for:)``, key paths), as in
+    /// Core Data. Without an undo manager its slots keep their values (rolling back the
+    /// deletion needs nothing restored on its side, and deleting 100,000 objects keeps no copy
+    /// of them); with one they are emptied and the undo records what they held (a saved
+    /// deletion drops the object's values, and undoing it puts them back).
     public func delete(_ object: ManagedObject) {
         guard object.context === self, !object.deletedFlag else { return }
         change { deleteApplyingRules(object) }
@@ -31,16 +38,25 @@ extension ManagedContext {
                 for target in targets {
                     try? detach(object, from: target, relationship: relationship)
                 }
-                setSlot(object, position, relationship.isToMany ? .toMany([]) : .toOne(nil))
+                emptyForUndo(object, position, relationship)
             case .cascade:
                 for target in targets {
                     try? detach(object, from: target, relationship: relationship)
                 }
-                setSlot(object, position, relationship.isToMany ? .toMany([]) : .toOne(nil))
+                emptyForUndo(object, position, relationship)
                 for target in targets { deleteApplyingRules(target) }
             case .deny, .noAction:
                 break
             }
         }
+    }
+
+    /// Empties the relationship at `position` of the deleted `object` when an undo manager
+    /// records (see ``delete(_:)``).
+    private func emptyForUndo(
+        _ object: ManagedObject, _ position: Int, _ relationship: RelationshipSchema
+    ) {
+        guard let undoManager, undoManager.isUndoRegistrationEnabled else { return }
+        setSlot(object, position, relationship.isToMany ? .toMany([]) : .toOne(nil))
     }
 }

@@ -182,6 +182,7 @@ open class ManagedObject {
     public func object(for key: String) throws -> ManagedObject? {
         let position = try relationshipPosition(key, toMany: false)
         try fulfill()
+        if isDetachedByDeletion(at: position) { return nil }
         return try resolvedToOne(at: position)
     }
 
@@ -190,7 +191,19 @@ open class ManagedObject {
     public func objects(for key: String) throws -> [ManagedObject] {
         let position = try relationshipPosition(key, toMany: true)
         try fulfill()
+        if isDetachedByDeletion(at: position) { return [] }
         return try resolvedToMany(at: position)
+    }
+
+    /// Whether the relationship at `position` reads as empty because the object is deleted and
+    /// the relationship's delete rule (nullify or cascade) detached it from its objects.
+    func isDetachedByDeletion(at position: Int) -> Bool {
+        guard deletedFlag, case .relationship(let relationship) = schema.properties[position]
+        else { return false }
+        switch relationship.relationship.deleteRule {
+        case .nullify, .cascade: return true
+        case .deny, .noAction: return false
+        }
     }
 
     // MARK: - Writing

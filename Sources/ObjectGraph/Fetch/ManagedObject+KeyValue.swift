@@ -12,8 +12,10 @@ extension ManagedObject: KeyValueReadable {
         case .value(let value):
             return .value(value)
         case .toOne, .toOneFault, .toOneFaultID:
+            if isDetachedByDeletion(at: position) { return .null }
             return try resolvedToOne(at: position).map { .object($0) } ?? .null
         case .toMany, .toManyFault:
+            if isDetachedByDeletion(at: position) { return .collection([]) }
             return .collection(try resolvedToMany(at: position).map { .object($0) })
         }
     }

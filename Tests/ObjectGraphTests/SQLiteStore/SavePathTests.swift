@@ -134,6 +134,54 @@ struct SavePathTests {
                 Int.self, sql: "SELECT count(*) FROM ZARTICLE WHERE ZTITLE = 'T'") == 60)
     }
 
+    @Test(
+        "a deletion without an undo manager keeps no copy; relationships read empty until rollback")
+    func deletionWithoutUndo() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = folder.appendingPathComponent("A.sqlite")
+        let writer = try Self.open(url)
+        let shelf = try writer.insert("Shelf")
+        try shelf.set("Fiction", for: "name")
+        for title in ["A", "B"] {
+            let article = try writer.insert("Article")
+            try article.set(title, for: "title")
+            try article.setObject(shelf, for: "shelf")
+        }
+        try writer.save()
+
+        let context = try Self.open(url)
+        let articles = try context.fetch(
+            FetchRequest(entityName: "Article", sortDescriptors: [SortDescriptor("title")]))
+        let fiction = try #require(try articles[0].object(for: "shelf"))
+        context.delete(articles[0])
+        #expect(articles[0].originals.isEmpty)
+        #expect(try articles[0].object(for: "shelf") == nil)
+        guard case .value(.null) = try articles[0].predicateValue(forKey: "shelf") else {
+            Issue.record("a deleted object's nullified to-one reads nil in key paths")
+            return
+        }
+        #expect(try fiction.objects(for: "articles").map(\.objectID) == [articles[1].objectID])
+        // The shelf's side changed; the deleted article's side reads empty, holds no original.
+        context.rollback()
+        #expect(!articles[0].isDeleted)
+        #expect(try articles[0].object(for: "shelf") === fiction)
+        #expect(
+            Set(try fiction.objects(for: "articles").map(ObjectIdentifier.init))
+                == Set(articles.map(ObjectIdentifier.init)))
+        #expect(!context.hasChanges)
+
+        context.delete(fiction)
+        #expect(try fiction.objects(for: "articles").isEmpty)
+        #expect(try articles.allSatisfy { try $0.object(for: "shelf") == nil })
+        try context.save()
+        let reader = try Self.open(url)
+        #expect(try reader.count(for: FetchRequest(entityName: "Shelf")) == 0)
+        let left = try reader.fetch(FetchRequest(entityName: "Article"))
+        #expect(left.count == 2)
+        #expect(try left.allSatisfy { try $0.object(for: "shelf") == nil })
+    }
+
     @Test("an update saves only what changed; committed values are the saved ones until then")
     func committedValuesPerProperty() throws {
         let folder = try TestSupport.makeTemporaryFolder()
