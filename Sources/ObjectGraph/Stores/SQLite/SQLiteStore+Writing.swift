@@ -321,8 +321,7 @@ extension SQLiteStore {
             case .uri(let url): text = url.absoluteString
             default: continue
             }
-            if text.utf8.allSatisfy({ $0 < 0x80 }) { continue }
-            if text.precomposedStringWithCanonicalMapping.utf8.elementsEqual(text.utf8) { continue }
+            if SQLFunctions.isNormalizationFormC(text) { continue }
             return false
         }
         return true

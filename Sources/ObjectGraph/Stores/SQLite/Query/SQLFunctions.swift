@@ -67,6 +67,16 @@ enum SQLFunctions {
         }
     }
     static let method = "og_method"
+
+    /// Whether `text` is in Unicode Normalization Form C. Text whose scalars are all below
+    /// U+0300 is (no character there decomposes to something else, combines with a neighbour
+    /// or is a combining mark: the first of those is U+0300), which covers ASCII and the
+    /// Latin-1 and Latin Extended letters without asking Foundation to normalize.
+    static func isNormalizationFormC(_ text: String) -> Bool {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        if text.unicodeScalars.allSatisfy({ $0.value < 0x300 }) { return true }
+        return text.utf8.elementsEqual(text.precomposedStringWithCanonicalMapping.utf8)
+    }
     static let standardCollation = "og_standard"
     static let caseInsensitiveCollation = "og_case_insensitive"
     static let localizedCollation = "og_localized"
@@ -215,8 +225,7 @@ enum SQLFunctions {
         }
         try db.createFunction(name: isNFC, argumentCount: 1, deterministic: true) { args in
             guard let value = text(args[0]) else { return .integer(1) }
-            return .integer(
-                value.utf8.elementsEqual(value.precomposedStringWithCanonicalMapping.utf8) ? 1 : 0)
+            return .integer(isNormalizationFormC(value) ? 1 : 0)
         }
         try db.createFunction(name: function, deterministic: true) { args in
             guard case .text(let selector)? = args.first, signatures[selector] != nil else {
