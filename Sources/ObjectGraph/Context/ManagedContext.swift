@@ -408,16 +408,25 @@ public final class ManagedContext {
             object.objectID.isTemporary && object.context === self
         }
         var counts: [Int: Int] = [:]
+        // The one entity of each root's objects, or -1 when they are of several.
+        var entityByRoot: [Int: Int] = [:]
         for object in objects where needsKey(object) {
-            counts[schema.root(of: object.schema).index, default: 0] += 1
+            let root = schema.root(of: object.schema).index
+            counts[root, default: 0] += 1
+            let entity = object.schema.index
+            if let known = entityByRoot[root], known != entity {
+                entityByRoot[root] = -1
+            } else {
+                entityByRoot[root] = entity
+            }
         }
         guard !counts.isEmpty else { return }
         try coordinator.withStores { stores in
             for (rootIndex, count) in counts.sorted(by: { $0.key < $1.key }) {
                 let store = try StoreCoordinator.store(
                     for: schema.entities[rootIndex], in: stores, model: schema.model)
-                var keys = try store.newPrimaryKeys(rootEntity: rootIndex, count: count)
-                    .makeIterator()
+                let range = try store.newPrimaryKeys(rootEntity: rootIndex, count: count)
+                var keys = range.makeIterator()
                 let storeIdentifier = store.description.identifier
                 func inGroup(_ object: ManagedObject) -> Bool {
                     needsKey(object) && schema.root(of: object.schema).index == rootIndex
@@ -426,6 +435,13 @@ public final class ManagedContext {
                 // empty, before the key tables of the permanent ones grow.
                 for object in objects where inGroup(object) { registry[object.objectID] = nil }
                 var spaces: [Int: ObjectIDSpace] = [:]
+                if let entity = entityByRoot[rootIndex], entity >= 0 {
+                    // One entity: its key table is made the size of the new keys at once.
+                    let space = ObjectIDSpace.named(
+                        schema.entities[entity].name, storeIdentifier: storeIdentifier)
+                    spaces[entity] = space
+                    registry.reserveKeys(range, in: space)
+                }
                 for object in objects where inGroup(object) {
                     guard let key = keys.next() else { break }
                     let entityIndex = object.schema.index

@@ -107,6 +107,21 @@ struct ObjectRegistry {
         return insert(object, hash: Self.hash(id))
     }
 
+    /// Makes the key table of `space` cover `keys` (about to be registered, all of them), when
+    /// it stays half full: one allocation of the right size instead of growing by doubling.
+    mutating func reserveKeys(_ keys: Range<Int64>, in space: ObjectIDSpace) {
+        guard keys.lowerBound >= 0, !keys.isEmpty else { return }
+        let table = tableIndex(of: space) ?? addTable(for: space)
+        let objects = tables[table].count + keys.count
+        guard keys.upperBound > tables[table].objects.count,
+            keys.upperBound <= Int64(2 * objects + Self.tableAllowance)
+        else { return }
+        let old = tables[table].objects.count
+        tables[table].objects.reserveCapacity(Int(keys.upperBound))
+        tables[table].objects += repeatElement(nil, count: Int(keys.upperBound) - old)
+        if tables[table].hashed > 0 { takeOver(table, from: old) }
+    }
+
     /// Makes room in the hash table for `capacity` objects without growing again (key tables
     /// grow by doubling, in order, and need no room made).
     mutating func reserveCapacity(_ capacity: Int) {

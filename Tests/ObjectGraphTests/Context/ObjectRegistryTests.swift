@@ -114,4 +114,34 @@ struct ObjectRegistryTests {
         let other = ObjectID(entityName: "Team", storeIdentifier: "T", key: .permanent(9))
         #expect(registry[other] == nil)
     }
+
+    @Test("a key table made for a run of new keys takes over those already hashed")
+    func reservedKeys() throws {
+        let context = try TestModels.context()
+        let team = try context.coordinator.schema.requireEntity(named: "Team")
+        var registry = ObjectRegistry()
+        func object(_ key: Int64) -> ManagedObject {
+            let id = ObjectID(entityName: "Team", storeIdentifier: "S", key: .permanent(key))
+            return ManagedObject(
+                ObjectCreation(schema: team, id: id, context: context, isFault: true))
+        }
+        // Too far for a table of so few objects: hashed.
+        let early = object(3_000)
+        registry[early.objectID] = early
+        registry.reserveKeys(1..<5_000, in: early.objectID.space)
+        #expect(registry[early.objectID] === early)
+        var made = [early]
+        for key in Int64(1)..<5_000 where key != 3_000 {
+            let next = object(key)
+            #expect(registry.updateValue(next, forKey: next.objectID) == nil)
+            made.append(next)
+        }
+        #expect(registry.count == made.count)
+        for each in made { #expect(registry[each.objectID] === each) }
+        // A run too sparse for its objects is not reserved, and nothing is lost.
+        registry.reserveKeys(1_000_000..<1_000_002, in: early.objectID.space)
+        let far = object(1_000_001)
+        registry[far.objectID] = far
+        #expect(registry[far.objectID] === far && registry.count == made.count + 1)
+    }
 }
