@@ -92,6 +92,10 @@ final class EntitySchema: Sendable {
     let names: [String]
     /// Per position: the UTF-8 length of the property's name (for ``position(of:)``).
     let nameLengths: [Int]
+    /// Per position: the name's two words as stored (for ``position(of:)``): a key equal to
+    /// them bit for bit is that very string (a short name is stored inline, so a literal key
+    /// matches its property's name this way without comparing text).
+    let nameBits: [StringBits]
     /// The space of this entity's temporary object IDs.
     let temporarySpace: ObjectIDSpace
     /// Per position: whether the property is transient.
@@ -137,6 +141,7 @@ final class EntitySchema: Sendable {
         self.properties = properties
         names = properties.map(\.name)
         nameLengths = names.map(\.utf8.count)
+        nameBits = names.compactMap(StringBits.init)
         temporarySpace = .named(entity.name, storeIdentifier: "")
         isTransient = properties.map(\.isTransient)
         isOrdered = properties.map {
@@ -180,9 +185,14 @@ final class EntitySchema: Sendable {
 
     /// The position of the property named `name`, or a thrown error naming entity and property.
     func position(of name: String) throws -> Int {
-        // Most entities have a handful of properties: comparing UTF-8 lengths, then the few
-        // names of the same length, beats hashing the name.
+        // Most entities have a handful of properties: comparing representations, then UTF-8
+        // lengths and the few names of the same length, beats hashing the name.
         if names.count <= 24 {
+            if let bits = StringBits(name) {
+                for position in nameBits.indices where nameBits[position] == bits {
+                    return position
+                }
+            }
             let length = name.utf8.count
             for position in nameLengths.indices where nameLengths[position] == length {
                 if names[position] == name { return position }
