@@ -33,20 +33,14 @@ extension ManagedContext {
                 targets = ((try? object.resolvedToOne(at: position)) ?? nil).map { [$0] } ?? []
             }
             guard !targets.isEmpty else { continue }
-            switch relationship.relationship.deleteRule {
-            case .nullify:
-                for target in targets {
-                    try? detach(object, from: target, relationship: relationship)
-                }
-                emptyForUndo(object, position, relationship)
-            case .cascade:
-                for target in targets {
-                    try? detach(object, from: target, relationship: relationship)
-                }
-                emptyForUndo(object, position, relationship)
+            let rule = relationship.relationship.deleteRule
+            guard rule == .nullify || rule == .cascade else { continue }
+            for target in targets {
+                try? detach(object, from: target, relationship: relationship)
+            }
+            emptyForUndo(object, position, relationship)
+            if rule == .cascade {
                 for target in targets { deleteApplyingRules(target) }
-            case .deny, .noAction:
-                break
             }
         }
     }

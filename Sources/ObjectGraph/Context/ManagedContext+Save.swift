@@ -33,15 +33,9 @@ extension ManagedContext {
             var plan = SavePlan(
                 schema: schema, stores: stores, inserted: batch.inserted.count,
                 updated: batch.updatedCount, deleted: batch.deletedCount)
-            for object in batch.inserted {
-                try plan.add(.object(object), of: object, as: \.inserted)
-            }
+            for object in batch.inserted { try plan.add(object, to: \.inserted) }
             for object in batch.saved {
-                if object.deletedFlag {
-                    try plan.add(deletion: object)
-                } else {
-                    try plan.add(.object(object), of: object, as: \.updated)
-                }
+                try plan.add(object, to: object.deletedFlag ? \.deleted : \.updated)
             }
             batch = SaveBatch()
             planned = plan

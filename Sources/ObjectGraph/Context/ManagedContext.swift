@@ -407,25 +407,23 @@ public final class ManagedContext {
         func needsKey(_ object: ManagedObject) -> Bool {
             object.objectID.isTemporary && object.context === self
         }
-        var counts: [Int: Int] = [:]
-        // The one entity of each root's objects, or -1 when they are of several.
-        var entityByRoot: [Int: Int] = [:]
+        // Per root entity: how many objects need keys, and their entity if they share one.
+        var groups: [Int: (count: Int, entity: Int?)] = [:]
         for object in objects where needsKey(object) {
             let root = schema.root(of: object.schema).index
-            counts[root, default: 0] += 1
             let entity = object.schema.index
-            if let known = entityByRoot[root], known != entity {
-                entityByRoot[root] = -1
+            if let group = groups[root] {
+                groups[root] = (group.count + 1, group.entity == entity ? entity : nil)
             } else {
-                entityByRoot[root] = entity
+                groups[root] = (1, entity)
             }
         }
-        guard !counts.isEmpty else { return }
+        guard !groups.isEmpty else { return }
         try coordinator.withStores { stores in
-            for (rootIndex, count) in counts.sorted(by: { $0.key < $1.key }) {
+            for (rootIndex, group) in groups.sorted(by: { $0.key < $1.key }) {
                 let store = try StoreCoordinator.store(
                     for: schema.entities[rootIndex], in: stores, model: schema.model)
-                let range = try store.newPrimaryKeys(rootEntity: rootIndex, count: count)
+                let range = try store.newPrimaryKeys(rootEntity: rootIndex, count: group.count)
                 var keys = range.makeIterator()
                 let storeIdentifier = store.description.identifier
                 func inGroup(_ object: ManagedObject) -> Bool {
@@ -435,7 +433,7 @@ public final class ManagedContext {
                 // empty, before the key tables of the permanent ones grow.
                 for object in objects where inGroup(object) { registry[object.objectID] = nil }
                 var spaces: [Int: ObjectIDSpace] = [:]
-                if let entity = entityByRoot[rootIndex], entity >= 0 {
+                if let entity = group.entity {
                     // One entity: its key table is made the size of the new keys at once.
                     let space = ObjectIDSpace.named(
                         schema.entities[entity].name, storeIdentifier: storeIdentifier)

@@ -116,18 +116,7 @@ struct ObjectRegistry {
         guard keys.upperBound > tables[table].objects.count,
             keys.upperBound <= Int64(2 * objects + Self.tableAllowance)
         else { return }
-        let old = tables[table].objects.count
-        tables[table].objects.reserveCapacity(Int(keys.upperBound))
-        tables[table].objects += repeatElement(nil, count: Int(keys.upperBound) - old)
-        if tables[table].hashed > 0 { takeOver(table, from: old) }
-    }
-
-    /// Makes room in the hash table for `capacity` objects without growing again (key tables
-    /// grow by doubling, in order, and need no room made).
-    mutating func reserveCapacity(_ capacity: Int) {
-        var size = max(buckets.count, 16)
-        while capacity > size / 8 * 7 { size *= 2 }
-        if size > buckets.count { rehash(size: size) }
+        extend(table, to: Int(keys.upperBound))
     }
 
     /// Forgets every object.
@@ -140,17 +129,11 @@ struct ObjectRegistry {
 
     // MARK: - Key tables
 
-    /// The table of `space` (by identity, else by name: spaces are shared, but equal IDs may
-    /// carry different instances).
+    /// The table of `space` (by identity first: spaces are shared, but equal IDs may carry
+    /// different instances).
     private func tableIndex(of space: ObjectIDSpace) -> Int? {
         for index in tables.indices where tables[index].space === space { return index }
-        for index in tables.indices
-        where tables[index].space.entityName == space.entityName
-            && tables[index].space.storeIdentifier == space.storeIdentifier
-        {
-            return index
-        }
-        return nil
+        return tables.firstIndex { $0.space.matches(space) }
     }
 
     private mutating func addTable(for space: ObjectIDSpace) -> Int {
@@ -164,11 +147,17 @@ struct ObjectRegistry {
         let limit = Int64(2 * tables[index].count + Self.tableAllowance)
         guard key < limit else { return false }
         let old = tables[index].objects.count
-        let size = Int(max(key + 1, min(limit, Int64(max(old * 2, 16)))))
+        extend(index, to: Int(max(key + 1, min(limit, Int64(max(old * 2, 16))))))
+        return true
+    }
+
+    /// Makes the table at `index` cover keys below `size` (more than it covers), with one
+    /// allocation, and moves the objects in the hash table it now covers into it.
+    private mutating func extend(_ index: Int, to size: Int) {
+        let old = tables[index].objects.count
         tables[index].objects.reserveCapacity(size)
         tables[index].objects += repeatElement(nil, count: size - old)
         if tables[index].hashed > 0 { takeOver(index, from: old) }
-        return true
     }
 
     /// Moves the hashed objects of the table at `index` whose keys are `first` or more (and
@@ -179,10 +168,7 @@ struct ObjectRegistry {
         var moving: [ManagedObject] = []
         for bucket in buckets {
             guard let object = bucket.object, case .permanent(let key) = object.objectID.key,
-                key >= first, key < covered,
-                object.objectID.space === space
-                    || (object.objectID.entityName == space.entityName
-                        && object.objectID.storeIdentifier == space.storeIdentifier)
+                key >= first, key < covered, object.objectID.space.matches(space)
             else { continue }
             moving.append(object)
         }

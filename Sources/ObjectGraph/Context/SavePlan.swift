@@ -22,19 +22,12 @@ struct SavePlan {
         workByEntity = Array(repeating: -1, count: schema.entities.count)
     }
 
-    /// Adds `row` for `object` to the list `list` (inserted or updated) of its store.
+    /// Adds `object` to the list `list` (inserted, updated or deleted) of its store's changes.
     mutating func add(
-        _ row: PendingRow, of object: ManagedObject,
-        as list: WritableKeyPath<ChangeSet, [PendingRow]>
+        _ object: ManagedObject, to list: WritableKeyPath<ChangeSet, [PendingRow]>
     ) throws {
         let position = try workPosition(for: object.schema)
-        work[position].changes[keyPath: list].append(row)
-    }
-
-    /// Adds the deletion of `object` to its store's changes.
-    mutating func add(deletion object: ManagedObject) throws {
-        let position = try workPosition(for: object.schema)
-        work[position].changes.deleted.append(.object(object))
+        work[position].changes[keyPath: list].append(.object(object))
     }
 
     private mutating func workPosition(for entity: EntitySchema) throws -> Int {

@@ -102,8 +102,9 @@ extension ManagedContext {
                     for: query.entityIndexes, in: stores, schema: schema)
             else { return }
             if query.result == .rows, let decoding = store as? any RowDecodingStore {
+                // `false`: the store cannot answer (as its `fetch` would say).
                 decoded = try decoding.fetchDecoded(query, into: &registrar)
-                if decoded { return }
+                return
             }
             stored = try store.fetch(query)
         }

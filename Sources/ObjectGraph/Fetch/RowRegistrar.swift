@@ -38,14 +38,6 @@ struct RowRegistrar {
         startedEmpty = context.registry.isEmpty
     }
 
-    /// Makes room for about `count` more rows (a store that knows how many rows it will read,
-    /// roughly, says so before reading them: the result list does not grow on the way; the
-    /// identity map keeps stored objects in key tables, which grow in order).
-    mutating func expect(_ count: Int) {
-        guard count > 0 else { return }
-        objects.reserveCapacity(objects.count + count)
-    }
-
     /// What the context holds for the object with `id`.
     func registration(of id: ObjectID) -> DecodedRow.Registration {
         if startedEmpty && registersWhileReading { return .none }

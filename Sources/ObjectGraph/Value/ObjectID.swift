@@ -52,10 +52,7 @@ public struct ObjectID: Sendable, Hashable {
 
     /// Equal when key, entity and store are: the key (cheapest, most often different) first.
     public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
-        guard lhs.key == rhs.key else { return false }
-        return lhs.space === rhs.space
-            || (lhs.space.entityName == rhs.space.entityName
-                && lhs.space.storeIdentifier == rhs.space.storeIdentifier)
+        lhs.key == rhs.key && lhs.space.matches(rhs.space)
     }
 
     /// Hashes the key alone, as one word: IDs of different entities or stores with the same

@@ -14,6 +14,13 @@ final class ObjectIDSpace: Sendable {
         self.storeIdentifier = storeIdentifier
     }
 
+    /// Whether `other` is the same entity and store: the same instance, or (once the shared
+    /// instances were dropped, see `limit`) one with the same names.
+    func matches(_ other: ObjectIDSpace) -> Bool {
+        self === other
+            || (entityName == other.entityName && storeIdentifier == other.storeIdentifier)
+    }
+
     private struct Name: Hashable {
         let entity: String
         let store: String

@@ -73,7 +73,7 @@ struct ObjectRegistryTests {
             registry[id] = object
             objects.append(object)
         }
-        registry.reserveCapacity(10_000)
+        registry.reserveKeys(1..<10_000, in: objects[0].objectID.space)
         #expect(registry.count == 100)
         for object in objects { #expect(registry[object.objectID] === object) }
     }

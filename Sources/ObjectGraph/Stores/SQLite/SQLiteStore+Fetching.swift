@@ -39,16 +39,6 @@ extension SQLiteStore: RowDecodingStore {
         query.result = .rows
         guard let compiled = compiledSelect(query) else { return false }
         try sqlite {
-            if query.predicate == nil {
-                // Reading a whole table: its row count (SQLite's fast b-tree count) sizes
-                // the context's identity map and result once, where growing would rehash.
-                let table = entityLayouts[query.entityIndex].tableName
-                var rows =
-                    try database.fetchValue(
-                        Int.self, sql: "SELECT count(*) FROM \(quoteIdentifier(table))") ?? 0
-                rows = max(0, rows - query.offset)
-                registrar.expect(query.limit > 0 ? min(rows, query.limit) : rows)
-            }
             let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
                 arguments: compiled.statementArguments)
             var decoder = SQLiteRowDecoder(store: self)
