@@ -37,6 +37,8 @@ public final class ManagedContext {
 
     var schema: ModelSchema { coordinator.schema }
     @exclusivity(unchecked) var registry = ObjectRegistry()
+    /// What the context's objects hold to reach it (see ``ContextLink``).
+    let link = ContextLink()
     /// Objects with a change since the last save (inserted, deleted or edited).
     @exclusivity(unchecked) var touched = ChangedObjects()
     var classes: ManagedObjectClasses
@@ -61,9 +63,11 @@ public final class ManagedContext {
         self.classes = classes
         self.undoManager = undoManager
         undoManager?.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
+        link.context = self
     }
 
     deinit {
+        link.context = nil
         for object in registry.values { object.breakReferences() }
     }
 

@@ -38,8 +38,8 @@ open class ManagedObject {
     @exclusivity(unchecked) var originals = OriginalSlots.none
     /// The store's row version when the values were read (optimistic locking).
     @exclusivity(unchecked) var version: Int64 = 0
-    /// The context the object lives in (`nil` once it is removed from it).
-    public internal(set) weak var context: ManagedContext?
+    /// The link to the context the object lives in (`nil` once it is removed from it).
+    var link: ContextLink?
     /// The object's ID: temporary until the first save, then permanent.
     public internal(set) var objectID: ObjectID
     @exclusivity(unchecked) private var flags: Flags
@@ -84,7 +84,7 @@ open class ManagedObject {
     public required init(_ creation: ObjectCreation) {
         schema = creation.schema
         objectID = creation.id
-        context = creation.context
+        link = creation.link
         flags = creation.isFault ? .fault : []
         slots =
             creation.slots
@@ -99,6 +99,13 @@ open class ManagedObject {
 
     /// The object's entity.
     public var entity: Entity { schema.entity }
+
+    /// The context the object lives in (`nil` once it is removed from it, or the context is
+    /// gone).
+    public internal(set) var context: ManagedContext? {
+        get { link?.context }
+        set { link = newValue?.link }
+    }
 
     /// Whether the object was inserted and not saved yet.
     public var isInserted: Bool { insertedFlag && !deletedFlag }
@@ -482,10 +489,21 @@ open class ManagedObject {
 public struct ObjectCreation {
     let schema: EntitySchema
     let id: ObjectID
-    let context: ManagedContext
+    let link: ContextLink
     let isFault: Bool
     /// The values, when known at creation (objects made from fetched rows).
-    var slots: [Slot]? = nil
+    var slots: [Slot]?
+
+    init(
+        schema: EntitySchema, id: ObjectID, context: ManagedContext, isFault: Bool,
+        slots: [Slot]? = nil
+    ) {
+        self.schema = schema
+        self.id = id
+        link = context.link
+        self.isFault = isFault
+        self.slots = slots
+    }
 }
 
 extension ManagedObject: CustomStringConvertible {

@@ -119,29 +119,28 @@ extension SQLiteStore {
     /// through ``ValueCoding``, which converts what Core Data accepts and throws for what it
     /// does not.
     func attributeValue(_ cursor: RowCursor, _ attribute: AttributeColumn) throws -> Value {
-        let column = attribute.column
-        switch (try cursor.storageClass(at: column), attribute.reading) {
+        // One read of the column (its storage class and value together).
+        var stored = try cursor.value(at: attribute.column)
+        switch (stored, attribute.reading) {
         case (.null, _):
             return .null
-        case (.integer, .integer(let range)):
-            let number = try cursor.int64(at: column)
+        case (.integer(let number), .integer(let range)):
             if range.contains(number) { return .integer(number) }
-        case (.integer, .boolean):
-            return .bool(try cursor.int64(at: column) != 0)
-        case (.real, .double):
-            return .double(try cursor.double(at: column))
-        case (.integer, .double):
-            return .double(Double(try cursor.int64(at: column)))
-        case (.real, .date):
-            return .date(Date(timeIntervalSinceReferenceDate: try cursor.double(at: column)))
-        case (.integer, .date):
-            return .date(Date(timeIntervalSinceReferenceDate: Double(try cursor.int64(at: column))))
-        case (.text, .string):
-            return .string(try cursor.text(at: column))
+        case (.integer(let number), .boolean):
+            return .bool(number != 0)
+        case (.real(let number), .double):
+            return .double(number)
+        case (.integer(let number), .double):
+            return .double(Double(number))
+        case (.real(let seconds), .date):
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.integer(let seconds), .date):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case (.text(let text), .string):
+            return .string(text)
         default:
             break
         }
-        var stored = try cursor.value(at: column)
         if attribute.external, case .blob(let bytes) = stored { stored = externalData(bytes) }
         return try ValueCoding.value(from: stored, type: attribute.type)
     }
