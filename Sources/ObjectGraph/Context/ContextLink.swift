@@ -11,6 +11,8 @@
 final class ContextLink {
     /// The context, or `nil` once it is gone.
     unowned(unsafe) var context: ManagedContext?
+    /// Where the slots of the context's new objects are taken from.
+    var arena = SlotArena()
 
     init() {}
 }

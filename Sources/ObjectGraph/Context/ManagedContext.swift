@@ -132,11 +132,13 @@ public final class ManagedContext {
     }
 
     func makeObject(
-        entity: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil
+        entity: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil,
+        storage: SlotRange? = nil
     ) -> ManagedObject {
         let type = objectClass(forEntityAt: entity.index)
         let creation = ObjectCreation(
-            schema: entity, id: id, context: self, isFault: isFault, slots: slots)
+            schema: entity, id: id, context: self, isFault: isFault, slots: slots,
+            storage: storage)
         // The base class directly: a static call the compiler can see through (moving the
         // creation's fields in), where `type.init` is a dynamic one.
         if type == ManagedObject.self { return ManagedObject(creation) }
@@ -210,19 +212,17 @@ public final class ManagedContext {
 
     /// Fills `object` with `row`'s values and marks them committed.
     func load(_ row: StoreRow, into object: ManagedObject) {
-        if row.values.count == object.slots.count {
-            object.slots = Self.slots(of: row)
-        } else {
-            for (position, stored) in row.values.enumerated() where position < object.slots.count {
-                object.slots[position] = Self.slot(stored)
-            }
+        let slots = object.slots
+        for (position, stored) in row.values.enumerated() where position < slots.count {
+            slots[position] = Self.slot(stored)
         }
         loaded(object, version: row.version)
     }
 
-    /// Fills `object` with the decoded `slots` (one per property) and marks them committed.
-    func load(_ slots: [Slot], version: Int64, into object: ManagedObject) {
-        object.slots = slots
+    /// Fills `object` with the decoded slots of `run` (one per property, moved out of it) and
+    /// marks them committed.
+    func load(_ run: SlotRange, version: Int64, into object: ManagedObject) {
+        object.moveSlots(from: run)
         loaded(object, version: version)
     }
 
@@ -270,41 +270,41 @@ public final class ManagedContext {
             case .loaded(let object):
                 return object
             case .fault(let object):
-                if let slots = row.slots.take() {
-                    load(slots, version: row.version, into: object)
+                if let run = row.storage.take() {
+                    load(run, version: row.version, into: object)
                     object.awakeFromFetch()
                     return object
                 }
             case .none:
-                if let slots = row.slots.take() {
+                if let run = row.storage.take() {
                     return registeredNewObject(
                         id: row.id, entity: schema.entities[row.entityIndex],
-                        version: row.version, slots: slots)
+                        version: row.version, run: run)
                 }
             }
         }
         return try registeredObject(
             id: row.id, entity: schema.entities[row.entityIndex], version: row.version,
-            slots: row.slots.take())
+            run: row.storage.take())
     }
 
     /// The registered object for a decoded row, asking the registry (see
     /// ``registeredObject(for:asRead:)``).
     private func registeredObject(
-        id: ObjectID, entity: EntitySchema, version: Int64, slots: [Slot]?
+        id: ObjectID, entity: EntitySchema, version: Int64, run: SlotRange?
     ) throws -> ManagedObject {
         let existing = registry[id]
         if let existing, existing.state == .loaded { return existing }
-        guard let slots else {
+        guard let run else {
             guard let stored = try coordinator.row(for: id) else {
                 throw ObjectGraphError.objectNotFound(id)
             }
             return registeredObject(for: stored)
         }
         guard let existing else {
-            return registeredNewObject(id: id, entity: entity, version: version, slots: slots)
+            return registeredNewObject(id: id, entity: entity, version: version, run: run)
         }
-        load(slots, version: version, into: existing)
+        load(run, version: version, into: existing)
         existing.awakeFromFetch()
         return existing
     }
@@ -315,14 +315,17 @@ public final class ManagedContext {
     /// Should the context hold one by now (a hook of an earlier row registered it), the new
     /// object is dropped and the registered one is kept, loaded with the row if it is a fault.
     private func registeredNewObject(
-        id: ObjectID, entity: EntitySchema, version: Int64, slots: [Slot]
+        id: ObjectID, entity: EntitySchema, version: Int64, run: SlotRange
     ) -> ManagedObject {
-        let object = makeObject(entity: entity, id: id, isFault: false, slots: slots)
+        let object =
+            objectClass(forEntityAt: entity.index) == ManagedObject.self
+            ? ManagedObject(schema: entity, id: id, link: link, run: run)
+            : makeObject(entity: entity, id: id, isFault: false, storage: run)
         if let registered = registry.updateValue(object, forKey: id) {
             registry[id] = registered
             object.context = nil
             if registered.state == .fault {
-                load(slots, version: version, into: registered)
+                load(run, version: version, into: registered)
                 registered.awakeFromFetch()
             }
             return registered

@@ -27,11 +27,13 @@ import Foundation
 /// Managed objects belong to their context's isolation domain; pass ``objectID`` to other
 /// threads instead.
 open class ManagedObject {
-    // Stored properties in this order, the flags in one byte and the change-set place in four:
-    // 88 bytes an instance, which the allocator serves from its 96-byte class (one field
-    // more, or the flags as separate Bools, and every object costs 112 or 128).
+    // Stored properties in this order, the flags in one byte, the slot offset in the two
+    // after it and the change-set place in four: 88 bytes an instance, which the allocator
+    // serves from its 96-byte class (one field more, or the flags as separate Bools, and
+    // every object costs 112 or 128).
     let schema: EntitySchema
-    @exclusivity(unchecked) var slots: [Slot]
+    /// The block holding the object's slots (see ``slots``).
+    let slotBlock: SlotBlock
     /// The committed values of the positions changed since they were committed (one entry
     /// per position, recorded before its first change). Every other position's committed value
     /// is its current slot, so a change costs one entry, not a copy of every slot.
@@ -43,6 +45,8 @@ open class ManagedObject {
     /// The object's ID: temporary until the first save, then permanent.
     public internal(set) var objectID: ObjectID
     @exclusivity(unchecked) private var flags: Flags
+    /// Where the object's slots start in ``slotBlock``.
+    let slotOffset: UInt16
     /// Where the object is in its context's set of changed objects (-1: not in it).
     @exclusivity(unchecked) var touchIndex: Int32 = -1
 
@@ -86,15 +90,70 @@ open class ManagedObject {
         objectID = creation.id
         link = creation.link
         flags = creation.isFault ? .fault : []
-        slots =
-            creation.slots
-            ?? creation.schema.kinds.map { kind in
-                switch kind {
-                case 0: return .value(.null)
-                case 1: return .toOne(nil)
-                default: return .toMany([])
-                }
-            }
+        let run =
+            creation.storage
+            ?? Self.filledRun(creation.schema, creation.slots, arena: &creation.link.arena)
+        slotBlock = run.block
+        slotOffset = run.offset
+    }
+
+    /// An object of the base class whose slots are the decoded `run`: what
+    /// ``init(_:)`` makes of such a creation, without making one (a fetch makes an object
+    /// per row).
+    init(schema: EntitySchema, id: ObjectID, link: ContextLink, run: SlotRange) {
+        self.schema = schema
+        objectID = id
+        self.link = link
+        flags = []
+        slotBlock = run.block
+        slotOffset = run.offset
+    }
+
+    /// A new run of `schema`'s slots in `arena`, holding `given` (empty slots past its end).
+    private static func filledRun(
+        _ schema: EntitySchema, _ given: [Slot]?, arena: inout SlotArena
+    ) -> SlotRange {
+        let run = arena.startRun(width: schema.slotCount)
+        let given = given ?? []
+        for position in 0..<schema.slotCount {
+            run.block.append(
+                position < given.count ? given[position] : emptySlot(schema.kinds[position]))
+        }
+        return run
+    }
+
+    /// The object's values, one slot per property position, read and written in place.
+    var slots: SlotList {
+        SlotList(start: slotBlock.start + Int(slotOffset), count: schema.slotCount)
+    }
+
+    /// Replaces every slot with those of `values` (positions past its end are emptied).
+    func replaceSlots(with values: [Slot]) {
+        let slots = slots
+        for position in slots.indices {
+            slots[position] =
+                position < values.count ? values[position] : Self.emptySlot(schema.kinds[position])
+        }
+    }
+
+    /// Moves the slots of `run` (of the object's entity) into the object's own, leaving empty
+    /// values behind.
+    func moveSlots(from run: SlotRange) {
+        let slots = slots
+        let source = run.start
+        for position in slots.indices {
+            slots[position] = (source + position).move()
+            (source + position).initialize(to: .value(.null))
+        }
+    }
+
+    /// The slot of a property of kind `kind` (see ``EntitySchema/kinds``) holding nothing.
+    static func emptySlot(_ kind: UInt8) -> Slot {
+        switch kind {
+        case 0: return .value(.null)
+        case 1: return .toOne(nil)
+        default: return .toMany([])
+        }
     }
 
     /// The object's entity.
@@ -491,18 +550,21 @@ public struct ObjectCreation {
     let id: ObjectID
     let link: ContextLink
     let isFault: Bool
-    /// The values, when known at creation (objects made from fetched rows).
+    /// The values, when known at creation (objects made from stored rows).
     var slots: [Slot]?
+    /// The values, already in place in a block (objects made from decoded rows).
+    var storage: SlotRange?
 
     init(
         schema: EntitySchema, id: ObjectID, context: ManagedContext, isFault: Bool,
-        slots: [Slot]? = nil
+        slots: [Slot]? = nil, storage: SlotRange? = nil
     ) {
         self.schema = schema
         self.id = id
         link = context.link
         self.isFault = isFault
         self.slots = slots
+        self.storage = storage
     }
 }
 

@@ -12,9 +12,10 @@ struct DecodedRow {
     var entityIndex: Int
     /// The row's version (optimistic locking).
     var version: Int64
-    /// The values by property position (relationships as faults), or `nil` when they were
-    /// skipped because the context held the object loaded when the row was read.
-    var slots: [Slot]?
+    /// The values by property position (relationships as faults), in place in a block of the
+    /// context's ``SlotArena``, or `nil` when they were skipped because the context held the
+    /// object loaded when the row was read.
+    var storage: SlotRange?
     /// What the context held for the row's object when the row was read.
     var registration = Registration.none
 

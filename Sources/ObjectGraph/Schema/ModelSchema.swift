@@ -104,6 +104,8 @@ final class EntitySchema: Sendable {
     let isOrdered: [Bool]
     /// Per position: 0 for an attribute, 1 for a to-one, 2 for a to-many relationship.
     let kinds: [UInt8]
+    /// How many slots an object of the entity has (one per property).
+    let slotCount: Int
     /// Per position: the attribute's type (`nil` for relationships).
     let attributeTypes: [AttributeType?]
     /// The default value of every attribute (read and converted once), by position.
@@ -150,6 +152,7 @@ final class EntitySchema: Sendable {
             }
             return false
         }
+        slotCount = properties.count
         kinds = properties.map {
             guard case .relationship(let relationship) = $0 else { return 0 }
             return relationship.isToMany ? 2 : 1

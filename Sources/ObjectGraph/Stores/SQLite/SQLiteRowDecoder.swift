@@ -20,9 +20,11 @@ struct SQLiteRowDecoder {
 
     /// The row under `cursor` as a ``StoreRow``; `nil` for a row of no known entity.
     mutating func storeRow(_ cursor: RowCursor) throws -> StoreRow? {
-        guard var row = try decodedRow(cursor) else { return nil }
-        row.slots = try slots(cursor, key: row.id.key)
-        let values = (row.slots ?? []).map(\.storedValue)
+        guard let row = try decodedRow(cursor) else { return nil }
+        var slots: [Slot] = []
+        slots.reserveCapacity(steps.count)
+        try appendSlots(cursor, key: row.id.key, to: &slots)
+        let values = slots.map(\.storedValue)
         return StoreRow(
             id: row.id, entityIndex: row.entityIndex, version: row.version, values: values)
     }
@@ -35,7 +37,13 @@ struct SQLiteRowDecoder {
     ) throws {
         guard var row = try decodedRow(cursor) else { return }
         row.registration = registrar.registration(of: row.id)
-        if !row.registration.isLoaded { row.slots = try slots(cursor, key: row.id.key) }
+        if !row.registration.isLoaded {
+            // Straight into the context's slot blocks: the new object's slots are these.
+            let run = registrar.context.link.arena.startRun(width: steps.count)
+            var block = run.block
+            try appendSlots(cursor, key: row.id.key, to: &block)
+            row.storage = run
+        }
         try registrar.take(row, group: group)
     }
 
@@ -58,14 +66,14 @@ struct SQLiteRowDecoder {
         let version = try cursor.integer(at: 2) ?? 0
         return DecodedRow(
             id: ObjectID(space: space, key: .permanent(pk)), entityIndex: entityIndex,
-            version: version, slots: nil)
+            version: version)
     }
 
-    /// The values of the row under `cursor` (of the entity ``decodedRow(_:)`` found), by
-    /// property position.
-    private func slots(_ cursor: RowCursor, key: ObjectID.Key) throws -> [Slot] {
-        var slots: [Slot] = []
-        slots.reserveCapacity(steps.count)
+    /// Appends the values of the row under `cursor` (of the entity ``decodedRow(_:)`` found)
+    /// to `slots`, one per property position.
+    private func appendSlots(
+        _ cursor: RowCursor, key: ObjectID.Key, to slots: inout some SlotSink
+    ) throws {
         for position in steps.indices {
             switch steps[position] {
             case .attribute(let attribute):
@@ -90,6 +98,14 @@ struct SQLiteRowDecoder {
                 slots.append(.value(.null))
             }
         }
-        return slots
     }
 }
+
+/// Where decoded slots go, in property order: an array, or a run in a ``SlotBlock`` that has
+/// room for them.
+protocol SlotSink {
+    mutating func append(_ slot: Slot)
+}
+
+extension Array: SlotSink where Element == Slot {}
+extension SlotBlock: SlotSink {}

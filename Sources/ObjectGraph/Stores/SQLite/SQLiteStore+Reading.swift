@@ -15,7 +15,9 @@ struct RowDecodingPlan {
     let steps: [Step]
 }
 
-/// How to read one attribute's column.
+/// How to read one attribute's column. Its fields are plain values, so reading a row copies
+/// no reference (the attribute's type, needed only off the common path, is looked up in the
+/// schema by entity and position).
 struct AttributeColumn {
     /// The values read in place when the column holds the storage class they are written as
     /// (or, for numbers and dates, an integer); everything else goes through ``ValueCoding``.
@@ -29,14 +31,17 @@ struct AttributeColumn {
     }
 
     let column: Int
-    let type: AttributeType
+    /// The schema index of the entity and the attribute's position in it.
+    let entityIndex: Int
+    let position: Int
     let reading: Reading
     /// Whether the attribute allows external storage (its blobs may be markers).
     let external: Bool
 
-    init(column: Int, type: AttributeType, external: Bool) {
+    init(column: Int, entityIndex: Int, position: Int, type: AttributeType, external: Bool) {
         self.column = column
-        self.type = type
+        self.entityIndex = entityIndex
+        self.position = position
         self.external = external
         switch type {
         case .integer16, .integer32, .integer64:
@@ -59,7 +64,7 @@ extension SQLiteStore {
         let entityLayout = entityLayouts[index]
         let positions = tableColumns[entityLayout.tableName]?.positions ?? [:]
         var steps: [RowDecodingPlan.Step] = []
-        for property in entity.properties {
+        for (propertyPosition, property) in entity.properties.enumerated() {
             switch property {
             case .attribute(let attribute):
                 if let column = entityLayout.attributeColumns[attribute.name],
@@ -68,7 +73,8 @@ extension SQLiteStore {
                     steps.append(
                         .attribute(
                             AttributeColumn(
-                                column: position, type: attribute.type,
+                                column: position, entityIndex: index,
+                                position: propertyPosition, type: attribute.type,
                                 external: attribute.allowsExternalBinaryDataStorage)))
                 } else {
                     steps.append(.transient)
@@ -142,7 +148,10 @@ extension SQLiteStore {
             break
         }
         if attribute.external, case .blob(let bytes) = stored { stored = externalData(bytes) }
-        return try ValueCoding.value(from: stored, type: attribute.type)
+        guard
+            let type = schema.entities[attribute.entityIndex].attributeTypes[attribute.position]
+        else { return .null }
+        return try ValueCoding.value(from: stored, type: type)
     }
 
     /// The slot of a to-one relationship whose target's key is in `column` of the current row
