@@ -16,6 +16,7 @@ public protocol ValueConvertible {
 
 extension Value: ValueConvertible {
     /// Returns `value` itself.
+    @inlinable
     public init?(value: Value) { self = value }
     /// Returns `self`.
     public var asValue: Value { self }
@@ -23,6 +24,7 @@ extension Value: ValueConvertible {
 
 extension Int64: ValueConvertible {
     /// Reads integers, integral doubles and Booleans (0 or 1).
+    @inlinable
     public init?(value: Value) {
         switch value {
         case .integer(let v): self = v
@@ -44,6 +46,7 @@ extension Int64: ValueConvertible {
 
 extension Int: ValueConvertible {
     /// Reads what `Int64` reads, when it fits.
+    @inlinable
     public init?(value: Value) {
         guard let wide = Int64(value: value), let narrow = Int(exactly: wide) else { return nil }
         self = narrow
@@ -54,6 +57,7 @@ extension Int: ValueConvertible {
 
 extension Int32: ValueConvertible {
     /// Reads what `Int64` reads, when it fits.
+    @inlinable
     public init?(value: Value) {
         guard let wide = Int64(value: value), let narrow = Int32(exactly: wide) else { return nil }
         self = narrow
@@ -64,6 +68,7 @@ extension Int32: ValueConvertible {
 
 extension Int16: ValueConvertible {
     /// Reads what `Int64` reads, when it fits.
+    @inlinable
     public init?(value: Value) {
         guard let wide = Int64(value: value), let narrow = Int16(exactly: wide) else { return nil }
         self = narrow
@@ -74,6 +79,7 @@ extension Int16: ValueConvertible {
 
 extension Double: ValueConvertible {
     /// Reads doubles, integers and decimals.
+    @inlinable
     public init?(value: Value) {
         switch value {
         case .double(let v): self = v
@@ -88,6 +94,7 @@ extension Double: ValueConvertible {
 
 extension Float: ValueConvertible {
     /// Reads what `Double` reads.
+    @inlinable
     public init?(value: Value) {
         guard let wide = Double(value: value) else { return nil }
         self = Float(wide)
@@ -98,6 +105,7 @@ extension Float: ValueConvertible {
 
 extension Decimal: ValueConvertible {
     /// Reads decimals, integers and doubles.
+    @inlinable
     public init?(value: Value) {
         switch value {
         case .decimal(let v): self = v
@@ -112,6 +120,7 @@ extension Decimal: ValueConvertible {
 
 extension Bool: ValueConvertible {
     /// Reads Booleans and integers (non-zero is true).
+    @inlinable
     public init?(value: Value) {
         switch value {
         case .bool(let v): self = v
@@ -125,6 +134,7 @@ extension Bool: ValueConvertible {
 
 extension String: ValueConvertible {
     /// Reads strings.
+    @inlinable
     public init?(value: Value) {
         guard case .string(let v) = value else { return nil }
         self = v
@@ -135,6 +145,7 @@ extension String: ValueConvertible {
 
 extension Date: ValueConvertible {
     /// Reads dates.
+    @inlinable
     public init?(value: Value) {
         guard case .date(let v) = value else { return nil }
         self = v
@@ -145,6 +156,7 @@ extension Date: ValueConvertible {
 
 extension Data: ValueConvertible {
     /// Reads data.
+    @inlinable
     public init?(value: Value) {
         guard case .data(let v) = value else { return nil }
         self = v
@@ -155,6 +167,7 @@ extension Data: ValueConvertible {
 
 extension UUID: ValueConvertible {
     /// Reads UUIDs.
+    @inlinable
     public init?(value: Value) {
         guard case .uuid(let v) = value else { return nil }
         self = v
@@ -165,6 +178,7 @@ extension UUID: ValueConvertible {
 
 extension URL: ValueConvertible {
     /// Reads URIs.
+    @inlinable
     public init?(value: Value) {
         guard case .uri(let v) = value else { return nil }
         self = v
@@ -175,6 +189,7 @@ extension URL: ValueConvertible {
 
 extension ObjectID: ValueConvertible {
     /// Reads object IDs.
+    @inlinable
     public init?(value: Value) {
         guard case .objectID(let v) = value else { return nil }
         self = v
