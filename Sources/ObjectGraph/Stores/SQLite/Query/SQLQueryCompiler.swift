@@ -106,9 +106,9 @@ struct SQLQueryCompiler: Sendable {
             ? "t0.\"Z_PK\""
             : columns.map { "t0." + quoteIdentifier($0) }
                 .joined(separator: ", ")
-        var piece =
-            "SELECT " + list + " FROM " + context.from + " WHERE " + condition + " ORDER BY "
-            + SQLPiece.joined(order, separator: ", ")
+        var piece = "SELECT " + list + " FROM " + context.from
+        if let condition { piece = piece + " WHERE " + condition }
+        piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ")
         if limit > 0 || offset > 0 {
             piece =
                 piece + " LIMIT " + SQLPiece.bound(.integer(Int64(limit > 0 ? limit : -1)))
@@ -123,26 +123,34 @@ struct SQLQueryCompiler: Sendable {
     {
         let (_, context, condition) = try prepare(
             entity: entity, includesSubentities: includesSubentities, predicate: predicate)
-        let piece = "SELECT COUNT(*) FROM " + context.from + " WHERE " + condition
+        var piece = "SELECT COUNT(*) FROM " + context.from
+        if let condition { piece = piece + " WHERE " + condition }
         return CompiledQuery(sql: piece.sql, arguments: piece.arguments)
     }
 
-    /// The translator, the FROM clause and the WHERE condition of a fetch.
+    /// The translator, the FROM clause and the WHERE condition of a fetch (`nil`: every row
+    /// of the table).
     private func prepare(entity name: String, includesSubentities: Bool, predicate: Predicate?)
-        throws(SQLTranslationError) -> (SQLPredicateTranslator, SQLSelectContext, SQLPiece)
+        throws(SQLTranslationError) -> (SQLPredicateTranslator, SQLSelectContext, SQLPiece?)
     {
         let entity = try schema.entity(name)
         let context = SQLSelectContext(from: SQLPiece(quoteIdentifier(entity.tableName) + " AS t0"))
         let translator = SQLPredicateTranslator(schema: schema)
         let numbers = includesSubentities ? entity.coveredEntityNumbers : [entity.entityNumber]
-        var conditions = ["t0.\"Z_ENT\" IN " + SQLPiece.list(numbers)]
+        var conditions: [SQLPiece] = []
+        // A table holding only the fetched entities needs no test of `Z_ENT` (as Core Data's
+        // SQL for an entity without subentities in a table of its own has none).
+        let tableNumbers = schema.layout.table(named: entity.tableName)?.entityNumbers
+        if tableNumbers.map(Set.init) != Set(numbers) {
+            conditions.append("t0.\"Z_ENT\" IN " + SQLPiece.list(numbers))
+        }
         if let predicate {
             let scope = SQLScope(
                 object: SQLObjectScope(alias: "t0", entity: name, context: context),
                 variables: [:])
             conditions.append(try translator.condition(predicate, scope))
         }
-        return (translator, context, SQLPiece.all(conditions))
+        return (translator, context, conditions.isEmpty ? nil : SQLPiece.all(conditions))
     }
 
     /// A BLOB that sorts bytewise as `SortDescriptor` orders the strings: for an ASCII string
