@@ -19,8 +19,9 @@ struct RowRegistrar {
     private(set) var objects: [ManagedObject] = []
     /// The objects of the rows taken in each group, in order.
     private(set) var lists: [[ManagedObject]]
-    /// Rows taken and not registered yet, with their group.
-    private var pending: [(row: DecodedRow, group: Int?)] = []
+    /// Rows taken and not registered yet (a list of a nominal type, which the runtime destroys
+    /// faster than a list of tuples).
+    private var pending: [PendingRead] = []
     /// Whether rows are registered while the store reads (no row needed user code so far).
     private var registersWhileReading = true
     /// Whether the context held no object when the read began: while rows are registered as
@@ -54,7 +55,7 @@ struct RowRegistrar {
             registersWhileReading = false
         }
         if pending.isEmpty { pending.reserveCapacity(Self.chunkSize) }
-        pending.append((row, group))
+        pending.append(PendingRead(row: row, group: group))
         if registersWhileReading && pending.count >= Self.chunkSize {
             try register(asRead: true)
         }
@@ -80,4 +81,10 @@ struct RowRegistrar {
         }
         pending.removeAll(keepingCapacity: true)
     }
+}
+
+/// A row taken by a ``RowRegistrar`` and not registered yet, with its group.
+private struct PendingRead {
+    var row: DecodedRow
+    let group: Int?
 }
