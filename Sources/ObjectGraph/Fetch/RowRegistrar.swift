@@ -28,6 +28,9 @@ struct RowRegistrar {
     /// they come, nothing but this read registers objects, so no row needs a lookup before
     /// its values are decoded (registering finds a row read twice all the same).
     private let startedEmpty: Bool
+    /// The last entity whose objects were found to be of the base class (rows come entity by
+    /// entity, so the class is looked up once a run).
+    private var baseClassEntity = -1
 
     /// How many rows are registered together while the store reads.
     static let chunkSize = 256
@@ -49,10 +52,12 @@ struct RowRegistrar {
     /// Takes a row whose ``DecodedRow/registration`` was just asked with
     /// ``registration(of:)``; its object goes to the list of `group` (`nil`: the one list).
     mutating func take(_ row: consuming DecodedRow, group: Int? = nil) throws {
-        if registersWhileReading,
-            context.objectClass(forEntityAt: row.entityIndex) != ManagedObject.self
-        {
-            registersWhileReading = false
+        if registersWhileReading, row.entityIndex != baseClassEntity {
+            if context.objectClass(forEntityAt: row.entityIndex) == ManagedObject.self {
+                baseClassEntity = row.entityIndex
+            } else {
+                registersWhileReading = false
+            }
         }
         if pending.isEmpty { pending.reserveCapacity(Self.chunkSize) }
         pending.append(PendingRead(row: row, group: group))
