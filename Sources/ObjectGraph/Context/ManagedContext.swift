@@ -264,7 +264,11 @@ public final class ManagedContext {
     /// since); otherwise the registry is asked again, and a row decoded without its values
     /// whose object is no longer registered loaded (a hook reset or refreshed it) is read
     /// again.
-    func registeredObject(for row: inout DecodedRow, asRead: Bool) throws -> ManagedObject {
+    ///
+    /// `baseClass`: the caller knows the row's objects are of the base class.
+    func registeredObject(for row: inout DecodedRow, asRead: Bool, baseClass: Bool = false)
+        throws -> ManagedObject
+    {
         if asRead {
             switch row.registration {
             case .loaded(let object):
@@ -279,7 +283,7 @@ public final class ManagedContext {
                 if let run = row.storage.take() {
                     return registeredNewObject(
                         id: row.id, entity: schema.entities[row.entityIndex],
-                        version: row.version, run: run)
+                        version: row.version, run: run, baseClass: baseClass)
                 }
             }
         }
@@ -315,10 +319,11 @@ public final class ManagedContext {
     /// Should the context hold one by now (a hook of an earlier row registered it), the new
     /// object is dropped and the registered one is kept, loaded with the row if it is a fault.
     private func registeredNewObject(
-        id: ObjectID, entity: EntitySchema, version: Int64, run: SlotRange
+        id: ObjectID, entity: EntitySchema, version: Int64, run: SlotRange,
+        baseClass: Bool = false
     ) -> ManagedObject {
         let object =
-            objectClass(forEntityAt: entity.index) == ManagedObject.self
+            baseClass || objectClass(forEntityAt: entity.index) == ManagedObject.self
             ? ManagedObject(schema: entity, id: id, link: link, run: run)
             : makeObject(entity: entity, id: id, isFault: false, storage: run)
         if let registered = registry.updateValue(object, forKey: id) {

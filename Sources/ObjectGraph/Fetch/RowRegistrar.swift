@@ -77,7 +77,9 @@ struct RowRegistrar {
     private mutating func register(asRead: Bool) throws {
         guard !pending.isEmpty else { return }
         for index in pending.indices {
-            let object = try context.registeredObject(for: &pending[index].row, asRead: asRead)
+            // While rows are registered as read, every row is of a base-class entity.
+            let object = try context.registeredObject(
+                for: &pending[index].row, asRead: asRead, baseClass: registersWhileReading)
             if let group = pending[index].group {
                 lists[group].append(object)
             } else {
