@@ -14,8 +14,14 @@ struct SQLiteRowDecoder {
     private var space: ObjectIDSpace?
     private var steps: [RowDecodingPlan.Step] = []
 
-    init(store: SQLiteStore) {
+    /// The `Z_ENT` of every row, when the rows are of a table holding one entity only (their
+    /// `Z_ENT` column is not read then).
+    private let soleEntityNumber: Int64?
+
+    /// A decoder of rows of `table` (`nil`: rows of any table, or several).
+    init(store: SQLiteStore, table: String? = nil) {
         self.store = store
+        soleEntityNumber = table.flatMap { store.soleEntityNumbers[$0] }
     }
 
     /// The row under `cursor` as a ``StoreRow``; `nil` for a row of no known entity.
@@ -49,7 +55,9 @@ struct SQLiteRowDecoder {
 
     /// The row under `cursor` without its values; `nil` for a row of no known entity.
     private mutating func decodedRow(_ cursor: RowCursor) throws -> DecodedRow? {
-        guard let pk = try cursor.integer(at: 0), let number = try cursor.integer(at: 1) else {
+        guard let pk = try cursor.integer(at: 0),
+            let number = try soleEntityNumber ?? cursor.integer(at: 1)
+        else {
             return nil
         }
         if number != entityNumber {

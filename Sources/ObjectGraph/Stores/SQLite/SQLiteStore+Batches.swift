@@ -40,11 +40,21 @@ extension SQLiteStore {
         of owners: [ObjectID], entityIndex: Int, position: Int,
         into registrar: inout RowRegistrar
     ) throws -> Bool {
-        var decoder = SQLiteRowDecoder(store: self)
+        var decoder = SQLiteRowDecoder(store: self, table: destinationTable(entityIndex, position))
         try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
             try decoder.decode($0, into: &registrar, group: $1)
         }
         return true
+    }
+
+    /// The table of the destination of the relationship at `position` of the entity at
+    /// `entityIndex` (`nil` when there is none).
+    private func destinationTable(_ entityIndex: Int, _ position: Int) -> String? {
+        guard
+            case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
+            let destination = schema.entity(named: relationship.relationship.destinationEntityName)
+        else { return nil }
+        return entityLayouts[destination.index].tableName
     }
 
     /// Runs `read` on the cursor at each row of `ids`.

@@ -12,7 +12,8 @@ extension SQLiteStore: RowDecodingStore {
                 arguments: compiled.statementArguments)
             switch query.result {
             case .rows:
-                var decoder = SQLiteRowDecoder(store: self)
+                var decoder = SQLiteRowDecoder(
+                    store: self, table: entityLayouts[query.entityIndex].tableName)
                 while try cursor.step() {
                     if let row = try decoder.storeRow(cursor) { rows.append(row) }
                 }
@@ -41,7 +42,8 @@ extension SQLiteStore: RowDecodingStore {
         try sqlite {
             let cursor = try database.cachedStatement(sql: compiled.sql).makeCursor(
                 arguments: compiled.statementArguments)
-            var decoder = SQLiteRowDecoder(store: self)
+            var decoder = SQLiteRowDecoder(
+                store: self, table: entityLayouts[query.entityIndex].tableName)
             while try cursor.step() { try decoder.decode(cursor, into: &registrar) }
         }
         return true

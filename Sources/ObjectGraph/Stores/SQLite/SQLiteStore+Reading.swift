@@ -108,14 +108,19 @@ extension SQLiteStore {
     /// (`extra` adds one more selected column, after the table's.)
     func selectAll(from table: String, extra: String? = nil) -> String {
         let names = tableColumns[table]?.names ?? ["Z_PK", "Z_ENT", "Z_OPT"]
-        let list = names.map { "t0." + quoteIdentifier($0) } + (extra.map { [$0] } ?? [])
+        let sole = soleEntityNumbers[table]
+        let list =
+            names.map { name in
+                if name == "Z_ENT", let sole { return "\(sole) AS Z_ENT" }
+                return "t0." + quoteIdentifier(name)
+            } + (extra.map { [$0] } ?? [])
         return "SELECT " + list.joined(separator: ", ") + " FROM " + quoteIdentifier(table)
             + " AS t0"
     }
 
     /// Decodes the row under `cursor` (columns of `table` in table order) as a ``StoreRow``.
     func decodeRow(_ cursor: RowCursor, table: String) throws -> StoreRow? {
-        var decoder = SQLiteRowDecoder(store: self)
+        var decoder = SQLiteRowDecoder(store: self, table: table)
         return try decoder.storeRow(cursor)
     }
 

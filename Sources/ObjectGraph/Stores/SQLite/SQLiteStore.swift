@@ -19,6 +19,10 @@ final class SQLiteStore: PersistentStore {
     let schemaIndexByNumber: [Int: Int]
     /// The columns of each table, in order, and their positions by name.
     var tableColumns: [String: (names: [String], positions: [String: Int])] = [:]
+    /// The `Z_ENT` of every row of each table that holds one entity only: such a table's
+    /// `Z_ENT` is selected as this constant and not read per row (as Core Data's `SELECT 0,
+    /// t0.Z_PK, …` for an entity without subentities).
+    var soleEntityNumbers: [String: Int64] = [:]
     /// Whether every string in the file is NFC (checked at open, kept on save): then plain
     /// string sorts can use SQLite's byte order and its indexes.
     var textIsNFC = false {
@@ -116,6 +120,9 @@ final class SQLiteStore: PersistentStore {
             var positions: [String: Int] = [:]
             for (index, name) in names.enumerated() { positions[name] = index }
             tableColumns[table.name] = (names, positions)
+            if table.entityNumbers.count == 1, let number = table.entityNumbers.first {
+                soleEntityNumbers[table.name] = Int64(number)
+            }
         }
     }
 
