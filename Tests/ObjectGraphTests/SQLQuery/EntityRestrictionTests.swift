@@ -26,7 +26,8 @@ struct EntityRestrictionTests {
         #expect(teamSQL.contains("AS \"Z_ENT\""))
         #expect(!teamSQL.contains("t0.\"Z_ENT\""))
         #expect(try context.count(for: teams) == 2)
-        #expect(try context.fetch(teams).compactMap { $0["name"] as String? }.sorted() == ["Blue", "Red"])
+        let teamNames = try context.fetch(teams).compactMap { $0["name"] as String? }
+        #expect(teamNames.sorted() == ["Blue", "Red"])
         let teamIDs = try context.fetchObjectIDs(teams)
         #expect(teamIDs.count == 2 && teamIDs.allSatisfy { $0.entityName == "Team" })
         // A team's members (rows of a shared table) and a fault of a team read the same way.
