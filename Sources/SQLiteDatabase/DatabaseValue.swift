@@ -61,23 +61,11 @@ public enum DatabaseValue: Hashable, Sendable, CustomStringConvertible {
 extension DatabaseValue {
     /// Reads column `index` of the current row of `statement`. The caller checks the index.
     init(statement: OpaquePointer, column index: Int32) {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER:
-            self = .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT:
-            self = .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT:
-            // Text first, then its length, as the SQLite documentation advises.
-            let text = sqlite3_column_text(statement, index)
-            let count = Int(sqlite3_column_bytes(statement, index))
-            self = .text(Self.string(text, count: count))
-        case SQLITE_BLOB:
-            let bytes = sqlite3_column_blob(statement, index)
-            let count = Int(sqlite3_column_bytes(statement, index))
-            self = .blob(Self.data(bytes, count: count))
-        default:
-            self = .null
-        }
+        // One call for the column, then its type and value from it: each `sqlite3_column_*`
+        // call looks the column up and checks for errors, where `sqlite3_value_*` calls do
+        // neither. (SQLite calls the column's value "unprotected": reading it is safe while
+        // no other thread uses the connection, which a `Database` guarantees.)
+        self.init(sqliteValue: sqlite3_column_value(statement, index))
     }
 
     /// Reads a function argument.

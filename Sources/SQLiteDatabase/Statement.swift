@@ -363,9 +363,10 @@ public final class Statement {
 
     /// Column `index` of the current row when it holds an `INTEGER`, else `nil`.
     func integer(at index: Int) throws -> Int64? {
-        let column = try column(index)
-        guard sqlite3_column_type(handle, column) == SQLITE_INTEGER else { return nil }
-        return sqlite3_column_int64(handle, column)
+        // One column lookup (see `DatabaseValue.init(statement:column:)`).
+        let value = sqlite3_column_value(handle, try column(index))
+        guard sqlite3_value_type(value) == SQLITE_INTEGER else { return nil }
+        return sqlite3_value_int64(value)
     }
 
     /// Column `index` of the current row as SQLite converts it to a double.
