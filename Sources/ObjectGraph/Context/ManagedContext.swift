@@ -35,7 +35,8 @@ public final class ManagedContext {
     /// A name for debugging and notifications.
     public var name: String?
 
-    var schema: ModelSchema { coordinator.schema }
+    /// The coordinator's schema (kept here: one load less on every lookup).
+    let schema: ModelSchema
     @exclusivity(unchecked) var registry = ObjectRegistry()
     /// What the context's objects hold to reach it (see ``ContextLink``).
     let link = ContextLink()
@@ -60,6 +61,7 @@ public final class ManagedContext {
         undoManager: UndoManager? = nil
     ) {
         self.coordinator = coordinator
+        schema = coordinator.schema
         self.classes = classes
         self.undoManager = undoManager
         undoManager?.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
