@@ -2,8 +2,8 @@ import Foundation
 
 /// The benchmark's command line.
 ///
-///     objectgraph-bench [--n 100000] [--json] [--queries 1000] [--query-budget 120]
-///                       [--undo-cost]
+///     objectgraph-bench [--n 100000] [--json] [--repeat 3] [--queries 1000]
+///                       [--query-budget 120] [--undo-cost]
 ///
 /// The hidden `--side objectgraph|raw --op OP --dir DIR` form runs one operation of one side
 /// in this (child) process; the parent starts one child per side and operation.
@@ -12,6 +12,9 @@ struct BenchOptions {
     var n = 100_000
     /// One JSON line per operation instead of the table.
     var json = false
+    /// How many times each operation runs on each side (alternately, each run from the same
+    /// store); the medians are reported.
+    var repetitions = 3
     /// How many `query` fetches to run at most.
     var queries = 1000
     /// Seconds after which ObjectGraph's `query` loop stops early (the raw side then runs the
@@ -39,10 +42,12 @@ struct BenchOptions {
     }
 
     static let usage = """
-        usage: objectgraph-bench [--n N] [--json] [--queries Q] [--query-budget SECONDS] \
-        [--undo-cost]
+        usage: objectgraph-bench [--n N] [--json] [--repeat K] [--queries Q] \
+        [--query-budget SECONDS] [--undo-cost]
           --n N                  people to insert (default 100000; teams: N/100)
           --json                 one JSON line per operation
+          --repeat K             run each operation K times per side, alternating, each from
+                                 the same store, and report the medians (default 3)
           --queries Q            query fetches to run (default 1000)
           --query-budget SECONDS stop ObjectGraph's query loop after this long (default 120);
                                  the raw side runs the same count, reported as "queries"
@@ -70,6 +75,7 @@ struct BenchOptions {
             switch flag {
             case "--n": n = try positive(flag)
             case "--json": json = true
+            case "--repeat": repetitions = try positive(flag)
             case "--queries": queries = try positive(flag)
             case "--query-budget":
                 let text = try value(flag)

@@ -18,7 +18,9 @@ struct BenchmarkRun {
         for folder in folders.values {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        if !options.json { print(Report.header(n: options.n)) }
+        if !options.json {
+            print(Report.header(n: options.n, repetitions: options.repetitions))
+        }
         var insertMeasurement: Measurement?
         for operation in Workload.operations {
             let measurement = try measure(operation, folders: folders)
@@ -91,19 +93,37 @@ struct BenchmarkRun {
         guard let ogFolder = folders[.objectGraph], let rawFolder = folders[.raw] else {
             throw BenchError.failed("missing temporary folder")
         }
-        let objectGraph = try launcher.run(
-            side: .objectGraph, operation: operation, n: options.n, directory: ogFolder,
-            queries: options.queries, budget: options.queryBudget)
-        // The raw side runs exactly as many queries as ObjectGraph managed within its budget.
-        let queries = operation == "query" ? objectGraph.count : options.queries
-        let raw = try launcher.run(
-            side: .raw, operation: operation, n: options.n, directory: rawFolder,
-            queries: queries, budget: options.queryBudget)
-        guard objectGraph.checksum == raw.checksum, objectGraph.count == raw.count else {
-            throw BenchError.mismatch(
-                "\(operation): objectgraph checksum \(objectGraph.checksum) over "
-                    + "\(objectGraph.count), raw checksum \(raw.checksum) over \(raw.count)")
+        // Each run starts from the store the operation found (the last run's store is what
+        // the next operation finds: every run of an operation leaves the same one).
+        let snapshots =
+            options.repetitions > 1 ? try [ogFolder, rawFolder].map(StoreSnapshot.init) : []
+        defer { snapshots.forEach { $0.discard() } }
+        var ogRuns: [SideResult] = []
+        var rawRuns: [SideResult] = []
+        var queries = options.queries
+        for run in 0..<options.repetitions {
+            if run > 0 { try snapshots.forEach { try $0.restore() } }
+            let objectGraph = try launcher.run(
+                side: .objectGraph, operation: operation, n: options.n, directory: ogFolder,
+                queries: run == 0 ? options.queries : queries, budget: options.queryBudget)
+            // The raw side runs exactly as many queries as ObjectGraph managed within its
+            // budget in its first run (later runs of both sides run that many).
+            if operation == "query" && run == 0 { queries = objectGraph.count }
+            let raw = try launcher.run(
+                side: .raw, operation: operation, n: options.n, directory: rawFolder,
+                queries: operation == "query" ? objectGraph.count : queries,
+                budget: options.queryBudget)
+            guard objectGraph.checksum == raw.checksum, objectGraph.count == raw.count else {
+                throw BenchError.mismatch(
+                    "\(operation): objectgraph checksum \(objectGraph.checksum) over "
+                        + "\(objectGraph.count), raw checksum \(raw.checksum) over \(raw.count)")
+            }
+            ogRuns.append(objectGraph)
+            rawRuns.append(raw)
         }
+        guard let objectGraph = SideResult.median(of: ogRuns),
+            let raw = SideResult.median(of: rawRuns)
+        else { throw BenchError.failed("\(operation): no run") }
         return Measurement(
             operation: operation, n: options.n, objectGraph: objectGraph, raw: raw,
             queries: operation == "query" ? queries : nil)

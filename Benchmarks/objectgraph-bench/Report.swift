@@ -3,13 +3,14 @@ import Foundation
 /// Prints measurements: a table with the targets, or one JSON line per operation.
 enum Report {
     /// The table header (text mode).
-    static func header(n: Int) -> String {
+    static func header(n: Int, repetitions: Int) -> String {
         let teams = Workload.teamCount(people: n)
         let intro = """
             objectgraph-bench: n = \(n) people in \(teams) teams; each side and operation in its \
-            own child process; times are wall-clock (cpu ratio: user+system CPU time, less \
-            disturbed by other load); peak RSS = that child's VmHWM; growth ratio = (peak - \
-            baseline VmRSS) over raw's
+            own child process, \(repetitions) run(s) each, alternating, each from the same store; \
+            times are the medians of the wall-clock times (cpu ratio: of user+system CPU times, \
+            less disturbed by other load); peak RSS = the highest VmHWM of a side's runs; growth \
+            ratio = (peak - baseline VmRSS) over raw's
             """
         let columns = row(
             "op", "n", "objectgraph s", "raw s", "ratio", "target", "cpu ratio", "og peak KB",

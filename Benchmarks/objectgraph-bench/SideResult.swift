@@ -44,6 +44,24 @@ struct SideResult {
         baselineRSSKB = baseline
     }
 
+    /// The median of `runs` of one operation on one side: the median wall-clock and CPU times
+    /// (of an odd count the middle one, of an even count the mean of the two middle ones) and
+    /// the highest peak memory; checksum and count of the first run (every run agrees with
+    /// its raw counterpart). `nil` for no run.
+    static func median(of runs: [SideResult]) -> SideResult? {
+        guard var result = runs.first else { return nil }
+        func middle(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            let half = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2
+        }
+        result.seconds = middle(runs.map(\.seconds))
+        result.cpuSeconds = middle(runs.map(\.cpuSeconds))
+        result.peakRSSKB = runs.map(\.peakRSSKB).max() ?? result.peakRSSKB
+        result.baselineRSSKB = runs.map(\.baselineRSSKB).min() ?? result.baselineRSSKB
+        return result
+    }
+
     init(seconds: Double, checksum: Int64, count: Int, peakRSSKB: Int = 0) {
         self.seconds = seconds
         self.checksum = checksum
