@@ -127,15 +127,6 @@ open class ManagedObject {
         SlotList(start: slotBlock.start + Int(slotOffset), count: schema.slotCount)
     }
 
-    /// Replaces every slot with those of `values` (positions past its end are emptied).
-    func replaceSlots(with values: [Slot]) {
-        let slots = slots
-        for position in slots.indices {
-            slots[position] =
-                position < values.count ? values[position] : Self.emptySlot(schema.kinds[position])
-        }
-    }
-
     /// Moves the slots of `run` (of the object's entity) into the object's own, leaving empty
     /// values behind.
     func moveSlots(from run: SlotRange) {
