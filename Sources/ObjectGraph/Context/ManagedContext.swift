@@ -70,6 +70,8 @@ public final class ManagedContext {
 
     deinit {
         link.context = nil
+        // Objects that outlive the context hold the link: it need not keep a block too.
+        link.arena = SlotArena()
         for object in registry.values { object.breakReferences() }
     }
 

@@ -97,6 +97,13 @@ open class ManagedObject {
         slotOffset = run.offset
     }
 
+    /// Empties the object's slots: its block lives on while other objects in it do, and must
+    /// not keep this object's values (strings, data, related objects) alive with it.
+    deinit {
+        let slots = slots
+        for position in slots.indices { slots[position] = .value(.null) }
+    }
+
     /// An object of the base class whose slots are the decoded `run`: what
     /// ``init(_:)`` makes of such a creation, without making one (a fetch makes an object
     /// per row).
@@ -119,6 +126,7 @@ open class ManagedObject {
             run.block.append(
                 position < given.count ? given[position] : emptySlot(schema.kinds[position]))
         }
+        assert(run.block.count == Int(run.offset) + schema.slotCount, "interleaved slot runs")
         return run
     }
 

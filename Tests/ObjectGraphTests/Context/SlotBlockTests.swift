@@ -124,3 +124,34 @@ struct SlotBlockTests {
         }
     }
 }
+
+extension SlotBlockTests {
+    @Test("an object that goes away empties its run, while its block lives on for the others")
+    func departedObjectEmptiesItsRun() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let context = try SQLiteStoreTests.open(folder.appendingPathComponent("L.sqlite"))
+        let kept = try context.insert("Team")
+        try kept.set("kept", for: "name")
+        var block: SlotBlock?
+        var offset = 0
+        do {
+            let gone = try context.insert("Team")
+            try gone.set("a long name that is not stored inline", for: "name")
+            #expect(gone.slotBlock === kept.slotBlock)
+            block = gone.slotBlock
+            offset = Int(gone.slotOffset)
+            try context.save()
+            context.delete(gone)
+            try context.save()
+        }
+        let run = try #require(block).start + offset
+        for position in 0..<kept.schema.slotCount {
+            guard case .value(.null) = run[position] else {
+                Issue.record("slot \(position) of a departed object still holds a value")
+                continue
+            }
+        }
+        #expect(kept["name"] as String? == "kept")
+    }
+}

@@ -48,6 +48,7 @@ struct SQLiteRowDecoder {
             let run = registrar.context.link.arena.startRun(width: steps.count)
             var block = run.block
             try appendSlots(cursor, key: row.id.key, to: &block)
+            assert(block.count == Int(run.offset) + steps.count, "interleaved slot runs")
             row.storage = run
         }
         try registrar.take(row, group: group)
