@@ -361,19 +361,36 @@ public final class ManagedContext {
 
     /// Discards every unsaved change: inserted objects leave, deleted ones come back, edited
     /// ones return to their saved values. Undo history is cleared.
+    ///
+    /// Observers get one ``ContextNotification/Kind/objectsDidChange`` saying what the rollback
+    /// changed: the inserted objects as deleted, the deleted ones as inserted (they are back),
+    /// the edited ones as updated.
     public func rollback() {
+        var change = ContextChange()
+        let observed = !observers.isEmpty
         for object in touched.values {
             if object.insertedFlag {
+                if observed && !object.deletedFlag { change.deleted.insert(object.objectID) }
                 registry[object.objectID] = nil
                 object.breakReferences()
                 object.context = nil
             } else {
+                if observed {
+                    if object.deletedFlag {
+                        change.inserted.insert(object.objectID)
+                    } else {
+                        change.updated.insert(object.objectID)
+                    }
+                }
                 object.deletedFlag = false
                 object.revertToCommitted()
             }
         }
         untouchAll()
         undoManager?.removeAllActions()
+        // Changes not posted yet were undone with the rest.
+        pendingChange = ContextChange()
+        if !change.isEmpty { post(ContextNotification(kind: .objectsDidChange, changes: change)) }
     }
 
     /// Forgets every object: the context is as new. Objects it held must not be used again.

@@ -186,3 +186,30 @@ struct ContextNotificationTests {
         #expect(received == 1)
     }
 }
+
+extension ContextNotificationTests {
+    @Test("rollback posts what it undid: inserts as deleted, deletions as inserted, edits as updated")
+    func rollbackNotifies() throws {
+        let kept = try make("Folder", "kept")
+        let gone = try make("Folder", "gone")
+        try context.save()
+        _ = log.take()
+        let added = try make("Folder", "added")
+        let insertedThenDeleted = try make("Folder", "brief")
+        context.delete(insertedThenDeleted)
+        try kept.set("renamed", for: "name")
+        context.delete(gone)
+        _ = log.take()
+        context.rollback()
+        #expect(
+            log.take() == [
+                ContextChange(
+                    inserted: [gone.objectID], updated: [kept.objectID],
+                    deleted: [added.objectID])
+            ])
+        #expect(kept["name"] as String? == "kept")
+        #expect(!gone.isDeleted)
+        context.rollback()
+        #expect(log.notes.isEmpty)
+    }
+}
