@@ -188,7 +188,7 @@ struct ContextNotificationTests {
 }
 
 extension ContextNotificationTests {
-    @Test("rollback posts what it undid: inserts as deleted, deletions as inserted, edits as updated")
+    @Test("rollback posts what it undid: inserts as deleted, deletions back, edits as updated")
     func rollbackNotifies() throws {
         let kept = try make("Folder", "kept")
         let gone = try make("Folder", "gone")
