@@ -200,6 +200,10 @@ final class EntitySchema: Sendable {
             for position in nameLengths.indices where nameLengths[position] == length {
                 if names[position] == name { return position }
             }
+            // Text equal to a name in another Unicode form (decomposed accents) has another
+            // length: found as the dictionary of a larger entity finds it (Swift strings are
+            // equal when canonically equivalent).
+            if let position = names.firstIndex(of: name) { return position }
         } else if let position = positionByName[name] {
             return position
         }

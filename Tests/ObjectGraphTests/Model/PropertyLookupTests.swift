@@ -29,4 +29,18 @@ struct PropertyLookupTests {
         #expect(throws: ObjectGraphError.self) { try thing.position(of: "nam") }
         #expect(throws: ObjectGraphError.self) { try thing.position(of: "") }
     }
+
+    @Test("a name in another Unicode form is found in small and large entities alike")
+    func canonicallyEquivalentNames() throws {
+        let many = (0..<30).map { Attribute("p\($0)", type: .string) }
+        let small = Entity("Small", attributes: [Attribute("caf\u{E9}", type: .string)])
+        let large = Entity("Large", attributes: many + [Attribute("caf\u{E9}", type: .string)])
+        let schema = ModelSchema(model: EntityModel(entities: [small, large]))
+        let decomposed = "cafe\u{301}"
+        #expect(try schema.requireEntity(named: "Small").position(of: decomposed) == 0)
+        #expect(try schema.requireEntity(named: "Large").position(of: decomposed) == 30)
+        #expect(throws: ObjectGraphError.self) {
+            try schema.requireEntity(named: "Small").position(of: "cafe")
+        }
+    }
 }
