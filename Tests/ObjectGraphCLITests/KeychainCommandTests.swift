@@ -25,10 +25,10 @@ private struct KeychainCommandFixture {
         root.appendingPathComponent("data/objectgraph/keychain/keychain.sqlite").path
     }
 
-    func run(_ arguments: [String], environment: [String: String]? = nil)
-        -> (status: Int32, output: String, error: String)
-    {
-        let io = BufferIO(environment: environment ?? self.environment)
+    func run(
+        _ arguments: [String], environment: [String: String]? = nil, input: [String] = []
+    ) -> (status: Int32, output: String, error: String) {
+        let io = BufferIO(input: input, environment: environment ?? self.environment)
         let status = CommandLineTool.run(["keychain"] + arguments, io: io)
         return (status, io.output, io.errorOutput)
     }
@@ -180,5 +180,28 @@ private struct KeychainCommandFixture {
         let missing = fixture.run(["find-generic-password", "-s", "s"])
         #expect(missing.status == 1)
         #expect(missing.error.contains("noSuchKeychain"))
+    }
+
+    @Test func passwordAskedForWhenDashWComesLast() throws {
+        let fixture = try KeychainCommandFixture()
+        defer { fixture.remove() }
+        // Not a terminal: the first line of standard input.
+        let add = fixture.run(
+            ["add-generic-password", "-s", "piped", "-a", "ada", "-w"], input: ["from stdin"])
+        #expect(add.status == 0)
+        let found = fixture.run(["find-generic-password", "-s", "piped", "-w"])
+        #expect(found.output == "from stdin\n")
+        // Nothing on standard input: a usage error, and nothing added.
+        let empty = fixture.run(["add-generic-password", "-s", "none", "-a", "ada", "-w"])
+        #expect(empty.status == 2)
+        #expect(empty.error.contains("no password on standard input"))
+        #expect(fixture.run(["find-generic-password", "-s", "none"]).status == 1)
+        // `-w` followed by an argument still takes it as the password.
+        let given = fixture.run(["add-generic-password", "-s", "given", "-a", "ada", "-w", "-U"])
+        #expect(given.status == 0)
+        #expect(fixture.run(["find-generic-password", "-s", "given", "-w"]).output == "-U\n")
+        let missing = fixture.run(["add-generic-password", "-s", "x", "-a", "ada"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("-w [<password>]"))
     }
 }

@@ -55,6 +55,24 @@ extension KeychainCommand {
         return promptWithoutEcho("Keychain passphrase: ", io: io)
     }
 
+    /// The password of `add-generic-password … -w`: asked twice without echo when standard
+    /// input is a terminal (both must match), else the first line of standard input.
+    static func askForPassword(io: CommandIO) -> Result<String, ParseError> {
+        guard io is StandardIO, isatty(STDIN_FILENO) == 1 else {
+            guard let line = io.readLine(), !line.isEmpty else {
+                return .failure(ParseError(text: "-w: no password on standard input"))
+            }
+            return .success(line)
+        }
+        guard let first = promptWithoutEcho("password data for new item: ", io: io) else {
+            return .failure(ParseError(text: "-w: no password entered"))
+        }
+        guard promptWithoutEcho("retype password for new item: ", io: io) == first else {
+            return .failure(ParseError(text: "-w: the passwords do not match"))
+        }
+        return .success(first)
+    }
+
     /// Reads a line from the terminal with echo turned off (termios), restoring it after.
     private static func promptWithoutEcho(_ prompt: String, io: CommandIO) -> String? {
         var original = termios()

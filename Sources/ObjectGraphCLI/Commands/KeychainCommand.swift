@@ -22,8 +22,9 @@ struct KeychainCommand: Command {
     static let help = """
         OVERVIEW: Add, find and delete passwords in the user's keychain, like macOS security.
 
-        USAGE: objectgraph keychain add-generic-password -s <service> -a <account> -w <password>
+        USAGE: objectgraph keychain add-generic-password -s <service> -a <account>
                    [-l <label>] [-j <comment>] [-g <group>] [-U] [--after-first-unlock]
+                   -w [<password>]
                objectgraph keychain find-generic-password [-s <service>] [-a <account>]
                    [-g <group>] [-w]
                objectgraph keychain delete-generic-password [-s <service>] [-a <account>]
@@ -34,7 +35,10 @@ struct KeychainCommand: Command {
         OPTIONS:
           -s <service>          The service.
           -a <account>          The account.
-          -w <password>         (add) The password. (find) Print only the password.
+          -w [<password>]       (add) The password; -w last with no password asks for it
+                                (twice, without echo, on a terminal; else the first line
+                                of standard input), which keeps it out of the process list
+                                and the shell history. (find) Print only the password.
           -l <label>            (add) A label.
           -j <comment>          (add) A comment.
           -g <group>            The access group (default for add: objectgraph).
@@ -61,6 +65,8 @@ struct KeychainCommand: Command {
         var service: String?
         var account: String?
         var password: String?
+        /// `-w` came last, without a password: ask for it.
+        var asksForPassword = false
         var label: String?
         var comment: String?
         var group: String?
@@ -114,9 +120,11 @@ struct KeychainCommand: Command {
         let isAdd = verb == "add-generic-password"
         while index < arguments.count {
             let argument = arguments[index]
+            // `-w` last, with nothing after it, asks for the password (as `security` does).
+            let asksForPassword = argument == "-w" && isAdd && index == arguments.count - 1
             let takesValue =
                 ["-s", "-a", "-l", "-j", "-g", "--repeat"].contains(argument)
-                || (argument == "-w" && isAdd)
+                || (argument == "-w" && isAdd && !asksForPassword)
             var value = ""
             if takesValue {
                 guard index + 1 < arguments.count else {
@@ -132,7 +140,13 @@ struct KeychainCommand: Command {
             case "-j": options.comment = value
             case "-g": options.group = value
             case "-w":
-                if isAdd { options.password = value } else { options.printPassword = true }
+                if asksForPassword {
+                    options.asksForPassword = true
+                } else if isAdd {
+                    options.password = value
+                } else {
+                    options.printPassword = true
+                }
             case "-U": options.update = true
             case "--after-first-unlock": options.afterFirstUnlock = true
             case "--repeat":
@@ -156,8 +170,16 @@ struct KeychainCommand: Command {
         guard let service = options.service, let account = options.account else {
             return usageError("add-generic-password needs -s <service> and -a <account>", io: io)
         }
-        guard let password = options.password else {
-            return usageError("add-generic-password needs -w <password>", io: io)
+        let password: String
+        if let given = options.password {
+            password = given
+        } else if options.asksForPassword {
+            switch askForPassword(io: io) {
+            case .success(let entered): password = entered
+            case .failure(let message): return usageError(message.text, io: io)
+            }
+        } else {
+            return usageError("add-generic-password needs -w [<password>]", io: io)
         }
         if let status = try unlock(store, creating: true, io: io) { return status }
         let accounts =
