@@ -87,6 +87,27 @@ extension ManagedContext {
                 problems.append(problem(object, entity.names[position], .custom, value, "\(error)"))
             }
         }
+        for position in entity.relationshipPositions where !entity.isTransient[position] {
+            let name = entity.names[position]
+            switch object.slots[position] {
+            case .toOne(let target):
+                let value = target.map { Value.objectID($0.objectID) } ?? .null
+                do { try object.validateValue(value, forKey: name) } catch {
+                    problems.append(problem(object, name, .custom, value, "\(error)"))
+                }
+            case .toOneFault, .toOneFaultID:
+                let value = object.slots[position].faultTarget.map(Value.objectID) ?? .null
+                do { try object.validateValue(value, forKey: name) } catch {
+                    problems.append(problem(object, name, .custom, value, "\(error)"))
+                }
+            case .toMany(let targets):
+                do { try object.validateObjects(targets, forKey: name) } catch {
+                    problems.append(problem(object, name, .custom, .null, "\(error)"))
+                }
+            case .value, .toManyFault:
+                continue
+            }
+        }
         return problems
     }
 

@@ -194,7 +194,23 @@ open class ManagedObject {
     // MARK: - Validation hooks (override in subclasses)
 
     /// Checks `value` for the property `key` at save; throw to reject it. The default accepts.
+    ///
+    /// Called for every attribute, and for every to-one relationship with its object's ID
+    /// (``Value/objectID(_:)``, or ``Value/null`` when it holds none); to-many relationships go
+    /// to ``validateObjects(_:forKey:)``.
+    ///
+    /// ```swift
+    /// override func validateValue(_ value: Value, forKey key: String) throws {
+    ///     if key == "email", case .string(let email) = value, !email.contains("@") {
+    ///         throw SignupError.invalidEmail
+    ///     }
+    /// }
+    /// ```
     open func validateValue(_ value: Value, forKey key: String) throws {}
+    /// Checks the objects of the to-many relationship `key` at save; throw to reject them.
+    /// The default accepts. A relationship not loaded since the object was read is not
+    /// passed (it cannot have changed).
+    open func validateObjects(_ objects: [ManagedObject], forKey key: String) throws {}
     /// Checks the whole object before an insert is saved. The default accepts.
     open func validateForInsert() throws {}
     /// Checks the whole object before an update is saved. The default accepts.

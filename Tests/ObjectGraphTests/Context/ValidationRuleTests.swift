@@ -13,6 +13,12 @@ struct HookRejection: Error, CustomStringConvertible {
 final class CheckedObject: ManagedObject {
     override func validateValue(_ value: Value, forKey key: String) throws {
         if key == "name", value == "bad" { throw HookRejection(reason: "bad name") }
+        if key == "partner", case .objectID = value, self["name"] as String? == "single" {
+            throw HookRejection(reason: "no partner allowed")
+        }
+    }
+    override func validateObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        if key == "items", objects.count > 2 { throw HookRejection(reason: "too many items") }
     }
     override func validateForInsert() throws {
         if self["size"] as Int? == -1 { throw HookRejection(reason: "insert refused") }
@@ -342,6 +348,31 @@ struct ValidationRuleTests {
         #expect(found.first?.property == "name")
         #expect(found.first?.value == "bad")
         #expect(found.first?.message.contains("bad name") == true)
+    }
+
+    @Test("validateValue sees to-one relationships as IDs; validateObjects sees to-many ones")
+    func relationshipHooks() throws {
+        let checked = try context.insert("Checked")
+        try checked.set("single", for: "name")
+        let part = try context.insert("Part")
+        try checked.setObject(part, for: "partner")
+        let parts = try (0..<3).map { _ in try context.insert("Part") }
+        try checked.setObjects(parts, for: "items")
+        let found = problems().sorted { ($0.property ?? "") < ($1.property ?? "") }
+        #expect(found.map(\.property) == ["items", "partner"])
+        #expect(found.map(\.message) == ["too many items", "no partner allowed"])
+        #expect(found.last?.value == .objectID(part.objectID))
+        try checked.setObject(nil, for: "partner")
+        try checked.remove(parts[0], from: "items")
+        try context.save()
+        // A saved object read back has its to-one as a fault: still checked, by its ID.
+        try checked.set("paired", for: "name")
+        try checked.setObject(part, for: "partner")
+        try context.save()
+        context.reset()
+        let again = try #require(try context.fetch(FetchRequest(entityName: "Checked")).first)
+        try again.set("single", for: "name")
+        #expect(problems().map(\.message) == ["no partner allowed"])
     }
 
     @Test("validateForInsert, validateForUpdate and validateForDelete are called when fitting")

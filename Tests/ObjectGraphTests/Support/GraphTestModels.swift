@@ -150,7 +150,11 @@ enum GraphTestModels {
             "Admin", parent: "Account", attributes: [Attribute("level", type: .integer16)])
         let checked = Entity(
             "Checked",
-            attributes: [Attribute("name", type: .string), Attribute("size", type: .integer64)])
+            attributes: [Attribute("name", type: .string), Attribute("size", type: .integer64)],
+            relationships: [
+                Relationship("partner", destination: "Part"),
+                Relationship("items", destination: "Part", toMany: true),
+            ])
         return EntityModel(entities: [sample, part, account, admin, checked])
     }
 
