@@ -41,4 +41,38 @@ struct NormalizationTests {
             #expect(Self.foundationSaysNFC(text) == nfc)
         }
     }
+
+    @Test("a store's text is found NFC or not at open, and its sorts follow Swift's order")
+    func storeTextCheck() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let model = EntityModel(entities: [
+            Entity("Word", attributes: [Attribute("text", type: .string, isIndexed: true)])
+        ])
+        let cases: [(words: [String], nfc: Bool)] = [
+            (["b", "a", "C"], true),
+            (["J\u{FC}rgen", "caf\u{E9}", "\u{65E5}\u{672C}", "Zo\u{EB}"], true),
+            (["a\u{0}b", "a", "\u{0}"], true),
+            (["caf\u{E9}", "cafe\u{301}s", "cafd"], false),
+        ]
+        for (index, entry) in cases.enumerated() {
+            let url = folder.appendingPathComponent("W\(index).sqlite")
+            do {
+                let coordinator = StoreCoordinator(model: model)
+                try coordinator.addStore(type: .sqlite, at: url)
+                let context = ManagedContext(coordinator: coordinator)
+                for word in entry.words { try context.insert("Word").set(word, for: "text") }
+                try context.save()
+            }
+            let coordinator = StoreCoordinator(model: model)
+            try coordinator.addStore(type: .sqlite, at: url)
+            let context = ManagedContext(coordinator: coordinator)
+            let request = FetchRequest(
+                entityName: "Word", sortDescriptors: [ObjectGraph.SortDescriptor("text")])
+            let sql = try #require(try context.sql(for: request))
+            #expect(sql.contains(SQLFunctions.sortKey) == !entry.nfc, "\(entry.words)")
+            let sorted = try context.fetch(request).compactMap { $0["text"] as String? }
+            #expect(sorted == entry.words.sorted(), "\(entry.words)")
+        }
+    }
 }

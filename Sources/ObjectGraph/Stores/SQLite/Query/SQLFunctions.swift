@@ -35,8 +35,13 @@ enum SQLFunctions {
     static let function = "og_function"
     static let sortKey = "og_sort_key"
     static let isNFC = "og_is_nfc"
-    /// A GLOB pattern matching text with a character outside ASCII.
-    static let nonASCIIGlob = "*[^\u{1}-\u{7F}]*"
+    /// Whether the text `value` has a character outside ASCII (or a NUL): its length in
+    /// characters differs from its length in bytes. SQLite counts characters in a tight loop,
+    /// about four times as fast as matching the GLOB `*[^\x01-\x7F]*` (which steps through
+    /// the text a character at a time); NULL stays NULL.
+    static func hasNonASCII(_ value: SQLPiece) -> SQLPiece {
+        "(length(" + value + ") != length(CAST(" + value + " AS BLOB)))"
+    }
 
     /// The string orders `og_sort_key` turns into byte-comparable keys.
     enum SortKey: Int64 {

@@ -73,8 +73,8 @@ struct SQLQueryCompiler: Sendable {
         for column in columns {
             let name = quoteIdentifier(column.name)
             tests.append(
-                "(" + name + " GLOB " + SQLPiece.bound(.text(SQLFunctions.nonASCIIGlob))
-                    + " AND NOT \(SQLFunctions.isNFC)(" + name + "))")
+                "(" + SQLFunctions.hasNonASCII(SQLPiece(name)) + " AND NOT \(SQLFunctions.isNFC)("
+                    + name + "))")
         }
         let piece =
             "SELECT COUNT(*) FROM " + quoteIdentifier(entity.tableName) + " WHERE "
@@ -168,9 +168,8 @@ struct SQLQueryCompiler: Sendable {
     /// scalars).
     private func sortKey(_ text: SQLPiece, _ mode: SQLFunctions.SortKey) -> SQLPiece {
         let ascii = mode == .standard ? text : "lower(" + text + ")"
-        return "(CASE WHEN " + text + " GLOB " + SQLPiece.bound(.text(SQLFunctions.nonASCIIGlob))
-            + " THEN \(SQLFunctions.sortKey)(" + text + ", "
-            + SQLPiece.bound(.integer(mode.rawValue)) + ") ELSE CAST(" + ascii
+        return "(CASE WHEN " + SQLFunctions.hasNonASCII(text) + " THEN \(SQLFunctions.sortKey)("
+            + text + ", " + SQLPiece.bound(.integer(mode.rawValue)) + ") ELSE CAST(" + ascii
             + " AS BLOB) END)"
     }
 
