@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// Merging another context's saved changes (`mergeChanges(fromContextDidSave:)`), on one
+/// SQLite store.
+@Suite("Merging saved changes")
+struct MergeTests {
+    /// Two contexts on one coordinator, and the saved league: team Red with Ann and Bob.
+    struct Fixture {
+        let folder: URL
+        let viewer: ManagedContext
+        let writer: ManagedContext
+
+        init() throws {
+            folder = try TestSupport.makeTemporaryFolder()
+            let coordinator = StoreCoordinator(model: TestModels.league())
+            try coordinator.addStore(type: .sqlite, at: folder.appendingPathComponent("L.sqlite"))
+            viewer = ManagedContext(coordinator: coordinator)
+            writer = ManagedContext(coordinator: coordinator)
+            let red = try writer.insert("Team")
+            try red.set("Red", for: "name")
+            for name in ["Ann", "Bob"] {
+                let person = try writer.insert("Person")
+                try person.set(name, for: "name")
+                try person.set(30, for: "age")
+                try person.setObject(red, for: "team")
+            }
+            try writer.save()
+        }
+
+        func one(_ context: ManagedContext, _ entity: String, _ name: String) throws
+            -> ManagedObject
+        {
+            let request = FetchRequest(
+                entityName: entity, predicate: try Predicate(format: "name == %@", name))
+            return try #require(try context.fetch(request).first)
+        }
+
+        /// Runs `body` on the writer and returns its did-save notification.
+        func save(_ body: () throws -> Void) throws -> ContextNotification {
+            var note: ContextNotification?
+            let observation = writer.observe { if $0.kind == .didSave { note = $0 } }
+            defer { observation.cancel() }
+            try body()
+            try writer.save()
+            return try #require(note)
+        }
+    }
+
+    @Test("an update shows in the other context, which keeps its own unsaved changes")
+    func updates() throws {
+        let fixture = try Fixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        let ann = try fixture.one(fixture.viewer, "Person", "Ann")
+        try ann.set("ann@example.com", for: "email")
+        let note = try fixture.save {
+            try fixture.one(fixture.writer, "Person", "Ann").set(31, for: "age")
+        }
+        #expect(ann["age"] as Int? == 30)
+        var posted: [ContextChange] = []
+        let observation = fixture.viewer.observe {
+            if $0.kind == .objectsDidChange { posted.append($0.changes) }
+        }
+        defer { observation.cancel() }
+        try fixture.viewer.mergeChanges(fromContextDidSave: note)
+        #expect(ann["age"] as Int? == 31)
+        #expect(ann["email"] as String? == "ann@example.com")
+        #expect(ann.changedKeys == ["email"])
+        #expect(posted == [ContextChange(updated: [ann.objectID])])
+        // The viewer's save writes its change on top of the merged row (no conflict).
+        try fixture.viewer.save()
+        let reader = try SQLiteStoreTests.open(fixture.folder.appendingPathComponent("L.sqlite"))
+        let stored = try fixture.one(reader, "Person", "Ann")
+        #expect(stored["age"] as Int? == 31)
+        #expect(stored["email"] as String? == "ann@example.com")
+    }
+
+    @Test("a deletion removes the object; an insert joins the relationships that hold it")
+    func deletionsAndInserts() throws {
+        let fixture = try Fixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        let red = try fixture.one(fixture.viewer, "Team", "Red")
+        let bob = try fixture.one(fixture.viewer, "Person", "Bob")
+        let bobID = bob.objectID
+        #expect(try red.objects(for: "members").count == 2)
+        let note = try fixture.save {
+            let writerRed = try fixture.one(fixture.writer, "Team", "Red")
+            fixture.writer.delete(try fixture.one(fixture.writer, "Person", "Bob"))
+            let cid = try fixture.writer.insert("Person")
+            try cid.set("Cid", for: "name")
+            try cid.setObject(writerRed, for: "team")
+        }
+        try fixture.viewer.mergeChanges(fromContextDidSave: note)
+        #expect(fixture.viewer.registeredObject(for: bobID) == nil)
+        #expect(bob.context == nil)
+        let members = try red.objects(for: "members").compactMap { $0["name"] as String? }
+        #expect(members.sorted() == ["Ann", "Cid"])
+        // A notification of another kind changes nothing.
+        try fixture.viewer.mergeChanges(
+            fromContextDidSave: ContextNotification(kind: .willSave, changes: note.changes))
+        #expect(try red.objects(for: "members").count == 2)
+    }
+
+    @Test("a context on another coordinator of the same file merges the same way")
+    func acrossCoordinators() throws {
+        let fixture = try Fixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        let other = try SQLiteStoreTests.open(fixture.folder.appendingPathComponent("L.sqlite"))
+        let ann = try fixture.one(other, "Person", "Ann")
+        let note = try fixture.save {
+            try fixture.one(fixture.writer, "Person", "Ann").set(40, for: "age")
+        }
+        try other.mergeChanges(fromContextDidSave: note)
+        #expect(ann["age"] as Int? == 40)
+    }
+}
