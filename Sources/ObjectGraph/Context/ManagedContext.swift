@@ -421,10 +421,30 @@ public final class ManagedContext {
                 object.slots[position] = slot
             }
         } else {
+            object.willTurnIntoFault()
             object.state = .fault
             object.forgetCommittedValues()
             untouch(object)
             object.deletedFlag = false
+            // A fault holds nothing: its values (and the objects its relationships held, which
+            // may hold it in turn) are let go, and load again on next use.
+            let slots = object.slots
+            for position in slots.indices {
+                slots[position] = ManagedObject.emptySlot(object.schema.kinds[position])
+            }
+            object.didTurnIntoFault()
+        }
+    }
+
+    /// Refreshes every object the context holds loaded (Core Data's `refreshAllObjects()`):
+    /// objects with unsaved changes are read again with their changes kept on top; the others
+    /// turn into faults, letting go of their values until next used. Inserted objects stay as
+    /// they are.
+    /// - Throws: ``ObjectGraphError/objectNotFound(_:)`` or a store error when a changed
+    ///   object cannot be read again; the objects refreshed before it stay refreshed.
+    public func refreshAllObjects() throws {
+        for object in registry.values where object.state == .loaded && !object.insertedFlag {
+            try refresh(object, mergeChanges: object.hasChanges)
         }
     }
 

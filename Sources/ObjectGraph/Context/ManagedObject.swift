@@ -190,6 +190,11 @@ open class ManagedObject {
     open func didSave() {}
     /// Called when the object is deleted, before delete rules run.
     open func prepareForDeletion() {}
+    /// Called before the object turns into a fault (``ManagedContext/refresh(_:mergeChanges:)``
+    /// without merging, ``ManagedContext/refreshAllObjects()``): its values are still there.
+    open func willTurnIntoFault() {}
+    /// Called after the object turned into a fault: its values are let go.
+    open func didTurnIntoFault() {}
 
     // MARK: - Validation hooks (override in subclasses)
 
@@ -274,6 +279,52 @@ open class ManagedObject {
         try fulfill()
         if isDetachedByDeletion(at: position) { return [] }
         return try resolvedToMany(at: position)
+    }
+
+    /// Whether the relationship `key` is a fault: its objects are not loaded yet (reading it
+    /// loads them). True for every relationship of an object that is a fault.
+    /// - Throws: ``ObjectGraphError`` when `key` is not a relationship of the entity.
+    public func hasFault(forRelationshipNamed key: String) throws -> Bool {
+        let position = try anyRelationshipPosition(key)
+        if state == .fault { return true }
+        switch slots[position] {
+        case .toOneFault, .toOneFaultID, .toManyFault: return true
+        case .value, .toOne, .toMany: return false
+        }
+    }
+
+    /// The IDs of the objects of the relationship `key`, in order, without loading those
+    /// objects (a to-many relationship not loaded yet is asked of the store for IDs only).
+    ///
+    /// ```swift
+    /// let memberIDs = try team.objectIDs(forRelationshipNamed: "members")
+    /// ```
+    /// - Throws: ``ObjectGraphError`` when `key` is not a relationship of the entity, or the
+    ///   object's values cannot be loaded.
+    public func objectIDs(forRelationshipNamed key: String) throws -> [ObjectID] {
+        let position = try anyRelationshipPosition(key)
+        try fulfill()
+        if isDetachedByDeletion(at: position) { return [] }
+        switch slots[position] {
+        case .toOne(let object): return object.map { [$0.objectID] } ?? []
+        case .toOneFault, .toOneFaultID: return slots[position].faultTarget.map { [$0] } ?? []
+        case .toMany(let objects): return objects.map(\.objectID)
+        case .toManyFault(let ids?): return ids
+        case .toManyFault(nil):
+            guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
+            return try context.relatedIDs(of: self, position: position)
+        case .value: return []
+        }
+    }
+
+    /// The position of the relationship `key`, to-one or to-many.
+    private func anyRelationshipPosition(_ key: String) throws -> Int {
+        let position = try schema.position(of: key)
+        guard case .relationship = schema.properties[position] else {
+            throw ObjectGraphError.wrongPropertyKind(
+                entity: schema.name, property: key, expected: "a relationship")
+        }
+        return position
     }
 
     /// Whether the relationship at `position` reads as empty because the object is deleted and
