@@ -415,12 +415,23 @@ public final class ManagedContext {
             guard let row = try coordinator.row(for: object.objectID) else {
                 throw ObjectGraphError.objectNotFound(object.objectID)
             }
+            // Transient values are not in the store: they stay (after `awakeFromFetch`, as
+            // in Core Data, so the hook sees the stored values).
+            var transient: [(Int, Slot)] = []
+            if object.state == .loaded {
+                for (position, isTransient) in object.schema.isTransient.enumerated()
+                where isTransient {
+                    transient.append((position, object.slots[position]))
+                }
+            }
             load(row, into: object)
+            object.awakeFromFetch()
+            for (position, slot) in transient { object.slots[position] = slot }
             for (position, slot) in kept {
                 object.rememberOriginal(at: position)
                 object.slots[position] = slot
             }
-        } else {
+        } else if object.state == .loaded {
             object.willTurnIntoFault()
             object.state = .fault
             object.forgetCommittedValues()
@@ -433,6 +444,9 @@ public final class ManagedContext {
                 slots[position] = ManagedObject.emptySlot(object.schema.kinds[position])
             }
             object.didTurnIntoFault()
+        } else {
+            untouch(object)
+            object.deletedFlag = false
         }
     }
 

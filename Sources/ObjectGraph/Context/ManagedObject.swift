@@ -312,7 +312,11 @@ open class ManagedObject {
         case .toManyFault(let ids?): return ids
         case .toManyFault(nil):
             guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
-            return try context.relatedIDs(of: self, position: position)
+            // Kept as the fault's IDs: the next read (of IDs or objects) asks no more.
+            let ids = try context.relatedIDs(of: self, position: position)
+            slots[position] = .toManyFault(ids)
+            fillCommittedFault(at: position, with: ids)
+            return ids
         case .value: return []
         }
     }

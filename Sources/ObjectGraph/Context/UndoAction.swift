@@ -12,18 +12,37 @@ enum UndoAction {
     case perform(() -> Void)
 
     /// Reverses the change (recording the opposite change, as every primitive does).
+    ///
+    /// An object that turned into a fault since is loaded first, so the change applies to its
+    /// values.
     func run() {
         switch self {
         case .restoreSlot(let reference, let object, let position, let slot):
-            reference.context?.setSlot(object, position, slot)
+            guard let context = Self.context(of: object, reference) else { return }
+            context.setSlot(object, position, slot)
         case .reverseEdit(let reference, let object, let position, let edit):
-            guard let context = reference.context, case .toMany(var list) = object.slots[position]
+            guard let context = Self.context(of: object, reference),
+                case .toMany(var list) = object.slots[position]
             else { return }
             edit.reverse(&list)
             context.setSlot(object, position, .toMany(list))
         case .perform(let body):
             body()
         }
+    }
+
+    /// The context of `reference`, with `object` loaded if it is a fault of that context. (An
+    /// object whose saved deletion took it out of the context has no context until the undo
+    /// of its deletion, later in the same group, brings it back; a merge that removes objects
+    /// clears the undo history.)
+    private static func context(of object: ManagedObject, _ reference: ContextReference)
+        -> ManagedContext?
+    {
+        guard let context = reference.context else { return nil }
+        if object.state == .fault, object.context === context {
+            do { try object.fulfill() } catch { return nil }
+        }
+        return context
     }
 }
 

@@ -115,4 +115,30 @@ struct MergeTests {
         try other.mergeChanges(fromContextDidSave: note)
         #expect(ann["age"] as Int? == 40)
     }
+
+    @Test("a merged deletion leaves no loaded relationship or undo action holding the object")
+    func deletionReachesRelationshipsAndUndo() throws {
+        let fixture = try Fixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        fixture.viewer.undoManager = UndoManager()
+        let red = try fixture.one(fixture.viewer, "Team", "Red")
+        let ann = try fixture.one(fixture.viewer, "Person", "Ann")
+        let bob = try fixture.one(fixture.viewer, "Person", "Bob")
+        #expect(try red.objects(for: "members").count == 2)
+        // Unsaved here: Ann leaves Red (so Red keeps a local members list), Bob is renamed.
+        try red.remove(ann, from: "members")
+        try bob.set("Robert", for: "name")
+        let note = try fixture.save {
+            fixture.writer.delete(try fixture.one(fixture.writer, "Person", "Bob"))
+        }
+        try fixture.viewer.mergeChanges(fromContextDidSave: note)
+        let members = try red.objects(for: "members")
+        #expect(members.allSatisfy { $0.context === fixture.viewer })
+        #expect(!members.contains { $0 === bob })
+        // Undo cannot bring Bob back into the context.
+        fixture.viewer.undo()
+        #expect(bob.context == nil)
+        #expect(!fixture.viewer.updatedObjects.contains { $0 === bob })
+        try fixture.viewer.save()
+    }
 }

@@ -122,4 +122,63 @@ struct RefreshTests {
         #expect(throws: ObjectGraphError.self) { try ann.hasFault(forRelationshipNamed: "name") }
         #expect(throws: ObjectGraphError.self) { try ann.objectIDs(forRelationshipNamed: "x") }
     }
+
+    @Test("refreshing with merging keeps transient values and awakens the object again")
+    func mergingRefresh() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try Self.league(folder)
+        let classes = ManagedObjectClasses()
+        classes.register(CountingPerson.self, forEntity: "Person")
+        let coordinator = StoreCoordinator(model: TestModels.league())
+        try coordinator.addStore(type: .sqlite, at: url)
+        let context = ManagedContext(coordinator: coordinator, classes: classes)
+        let ann = try #require(try Self.one(context, "Person", "Ann") as? CountingPerson)
+        try ann.set("a note", for: "memo")
+        #expect(ann.awakenings == 1)
+        try context.refresh(ann, mergeChanges: true)
+        #expect(ann.awakenings == 2)
+        #expect(ann["memo"] as String? == "a note")
+        #expect(ann["name"] as String? == "Ann")
+        // Already a fault: no fault hooks, nothing kept.
+        try context.refresh(ann, mergeChanges: false)
+        #expect(ann.isFault)
+        try context.refresh(ann, mergeChanges: false)
+        #expect(ann["memo"] as String? == nil)
+    }
+
+    @Test("undoing a change of an object refreshed into a fault loads it and applies the undo")
+    func undoAfterRefresh() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let context = try SQLiteStoreTests.open(try Self.league(folder))
+        context.undoManager = UndoManager()
+        let ann = try Self.one(context, "Person", "Ann")
+        try ann.set(31, for: "age")
+        try context.save()
+        try context.refresh(ann, mergeChanges: false)
+        #expect(ann.isFault)
+        context.undo()
+        #expect(!ann.isFault)
+        #expect(ann["age"] as Int? == 30)
+        #expect(ann.changedKeys == ["age"])
+    }
+
+    @Test("the IDs of a to-many read without loading are kept for the next read")
+    func toManyIDsKept() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let context = try SQLiteStoreTests.open(try Self.league(folder))
+        let red = try Self.one(context, "Team", "Red")
+        let ids = try red.objectIDs(forRelationshipNamed: "members")
+        let position = try red.schema.position(of: "members")
+        guard case .toManyFault(let kept?) = red.slots[position] else {
+            Issue.record("the IDs were not kept: \(red.slots[position])")
+            return
+        }
+        #expect(kept == ids)
+        #expect(!red.hasChanges)
+        #expect(try red.objects(for: "members").map(\.objectID) == ids)
+        #expect(!red.hasChanges)
+    }
 }
