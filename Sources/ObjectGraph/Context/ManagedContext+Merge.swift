@@ -35,11 +35,9 @@ extension ManagedContext {
         var removed: Set<ObjectIdentifier> = []
         for id in notification.changes.deleted {
             guard let object = registry[id] else { continue }
-            registry[id] = nil
             untouch(object)
             faultBatches[id] = nil
-            object.breakReferences()
-            object.context = nil
+            forget(object)
             removed.insert(ObjectIdentifier(object))
             change.deleted.insert(id)
         }

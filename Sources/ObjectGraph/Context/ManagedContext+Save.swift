@@ -75,9 +75,7 @@ extension ManagedContext {
     private func forgetInsertedAndDeleted() {
         for object in touched.values where object.insertedFlag && object.deletedFlag {
             untouch(object)
-            registry[object.objectID] = nil
-            object.breakReferences()
-            object.context = nil
+            forget(object)
         }
     }
 
@@ -89,9 +87,7 @@ extension ManagedContext {
         for object in objects {
             if !everything { untouch(object) }
             if object.deletedFlag {
-                registry[object.objectID] = nil
-                object.breakReferences()
-                object.context = nil
+                forget(object)
                 object.didSave()
                 continue
             }

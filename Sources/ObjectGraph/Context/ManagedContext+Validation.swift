@@ -90,13 +90,8 @@ extension ManagedContext {
         for position in entity.relationshipPositions where !entity.isTransient[position] {
             let name = entity.names[position]
             switch object.slots[position] {
-            case .toOne(let target):
-                let value = target.map { Value.objectID($0.objectID) } ?? .null
-                do { try object.validateValue(value, forKey: name) } catch {
-                    problems.append(problem(object, name, .custom, value, "\(error)"))
-                }
-            case .toOneFault, .toOneFaultID:
-                let value = object.slots[position].faultTarget.map(Value.objectID) ?? .null
+            case .toOne, .toOneFault, .toOneFaultID:
+                let value = object.slots[position].toOneTarget.map(Value.objectID) ?? .null
                 do { try object.validateValue(value, forKey: name) } catch {
                     problems.append(problem(object, name, .custom, value, "\(error)"))
                 }

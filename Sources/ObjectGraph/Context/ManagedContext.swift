@@ -371,9 +371,7 @@ public final class ManagedContext {
         for object in touched.values {
             if object.insertedFlag {
                 if observed && !object.deletedFlag { change.deleted.insert(object.objectID) }
-                registry[object.objectID] = nil
-                object.breakReferences()
-                object.context = nil
+                forget(object)
             } else {
                 if observed {
                     if object.deletedFlag {
@@ -391,6 +389,14 @@ public final class ManagedContext {
         // Changes not posted yet were undone with the rest.
         pendingChange = ContextChange()
         if !change.isEmpty { post(ContextNotification(kind: .objectsDidChange, changes: change)) }
+    }
+
+    /// Takes `object` out of the context for good: unregistered, its relationships dropped (so
+    /// object cycles are freed) and its context gone.
+    func forget(_ object: ManagedObject) {
+        registry[object.objectID] = nil
+        object.breakReferences()
+        object.context = nil
     }
 
     /// Forgets every object: the context is as new. Objects it held must not be used again.

@@ -306,8 +306,8 @@ open class ManagedObject {
         try fulfill()
         if isDetachedByDeletion(at: position) { return [] }
         switch slots[position] {
-        case .toOne(let object): return object.map { [$0.objectID] } ?? []
-        case .toOneFault, .toOneFaultID: return slots[position].faultTarget.map { [$0] } ?? []
+        case .toOne, .toOneFault, .toOneFaultID:
+            return slots[position].toOneTarget.map { [$0] } ?? []
         case .toMany(let objects): return objects.map(\.objectID)
         case .toManyFault(let ids?): return ids
         case .toManyFault(nil):
@@ -384,9 +384,8 @@ open class ManagedObject {
             let name = schema.names[position]
             switch slots[position] {
             case .value(let value): result[name] = value
-            case .toOne(let object): result[name] = object.map { .objectID($0.objectID) } ?? .null
-            case .toOneFault, .toOneFaultID:
-                result[name] = slots[position].faultTarget.map { .objectID($0) } ?? .null
+            case .toOne, .toOneFault, .toOneFaultID:
+                result[name] = slots[position].toOneTarget.map(Value.objectID) ?? .null
             case .toMany, .toManyFault: result[name] = .null
             }
         }
@@ -587,21 +586,13 @@ open class ManagedObject {
         case (.value(let a), .value(let b)): return a == b
         case (.toOne, .toOne), (.toOne, .toOneFault), (.toOneFault, .toOne),
             (.toOneFault, .toOneFault), (.toOneFaultID, _), (_, .toOneFaultID):
-            return toOneID(lhs) == toOneID(rhs)
+            return lhs.toOneTarget == rhs.toOneTarget
         case (.toManyFault(nil), .toManyFault(nil)):
             return true
         default:
             let a = toManyIDs(lhs)
             let b = toManyIDs(rhs)
             return ordered ? a == b : (a.count == b.count && Set(a) == Set(b))
-        }
-    }
-
-    private static func toOneID(_ slot: Slot) -> ObjectID? {
-        switch slot {
-        case .toOne(let object): return object?.objectID
-        case .toOneFault, .toOneFaultID: return slot.faultTarget
-        default: return nil
         }
     }
 

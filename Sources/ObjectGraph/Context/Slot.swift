@@ -26,6 +26,13 @@ enum Slot {
         return .toOneFaultID(id)
     }
 
+    /// The target's ID of a to-one relationship, resolved or not; `nil` when it holds none
+    /// and for other slots.
+    var toOneTarget: ObjectID? {
+        if case .toOne(let object) = self { return object?.objectID }
+        return faultTarget
+    }
+
     /// The target's ID of a to-one relationship not resolved yet; `nil` for other slots.
     var faultTarget: ObjectID? {
         switch self {

@@ -109,9 +109,7 @@ enum PendingRow {
     func toOneID(at position: Int) -> ObjectID? {
         switch self {
         case .object(let object):
-            let slot = object.slots[position]
-            if case .toOne(let target) = slot { return target?.objectID }
-            return slot.faultTarget
+            return object.slots[position].toOneTarget
         case .row(let row):
             guard position < row.values.count, case .toOne(let id) = row.values[position]
             else { return nil }

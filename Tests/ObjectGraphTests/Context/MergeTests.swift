@@ -16,26 +16,15 @@ struct MergeTests {
         init() throws {
             folder = try TestSupport.makeTemporaryFolder()
             let coordinator = StoreCoordinator(model: TestModels.league())
-            try coordinator.addStore(type: .sqlite, at: folder.appendingPathComponent("L.sqlite"))
+            try coordinator.addStore(type: .sqlite, at: try RedTeamLeague.write(in: folder))
             viewer = ManagedContext(coordinator: coordinator)
             writer = ManagedContext(coordinator: coordinator)
-            let red = try writer.insert("Team")
-            try red.set("Red", for: "name")
-            for name in ["Ann", "Bob"] {
-                let person = try writer.insert("Person")
-                try person.set(name, for: "name")
-                try person.set(30, for: "age")
-                try person.setObject(red, for: "team")
-            }
-            try writer.save()
         }
 
         func one(_ context: ManagedContext, _ entity: String, _ name: String) throws
             -> ManagedObject
         {
-            let request = FetchRequest(
-                entityName: entity, predicate: try Predicate(format: "name == %@", name))
-            return try #require(try context.fetch(request).first)
+            try RedTeamLeague.one(context, entity, name)
         }
 
         /// Runs `body` on the writer and returns its did-save notification.

@@ -19,44 +19,20 @@ final class FaultWatchingTeam: ManagedObject {
 /// their objects.
 @Suite("Refreshing and relationship faults")
 struct RefreshTests {
-    /// A league file with team Red holding Ann and Bob, saved.
-    static func league(_ folder: URL) throws -> URL {
-        let url = folder.appendingPathComponent("L.sqlite")
-        let context = try SQLiteStoreTests.open(url)
-        let red = try context.insert("Team")
-        try red.set("Red", for: "name")
-        for name in ["Ann", "Bob"] {
-            let person = try context.insert("Person")
-            try person.set(name, for: "name")
-            try person.set(30, for: "age")
-            try person.setObject(red, for: "team")
-        }
-        try context.save()
-        return url
-    }
-
-    static func one(_ context: ManagedContext, _ entity: String, _ name: String) throws
-        -> ManagedObject
-    {
-        let request = FetchRequest(
-            entityName: entity, predicate: try Predicate(format: "name == %@", name))
-        return try #require(try context.fetch(request).first)
-    }
-
     @Test("refreshAllObjects reads changed objects again keeping their changes; the rest fault")
     func refreshAll() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        let url = try Self.league(folder)
+        let url = try RedTeamLeague.write(in: folder)
         let context = try SQLiteStoreTests.open(url)
-        let ann = try Self.one(context, "Person", "Ann")
-        let bob = try Self.one(context, "Person", "Bob")
+        let ann = try RedTeamLeague.one(context, "Person", "Ann")
+        let bob = try RedTeamLeague.one(context, "Person", "Bob")
         try ann.set("ann@example.com", for: "email")
         let added = try context.insert("Team")
         try added.set("Blue", for: "name")
         let other = try SQLiteStoreTests.open(url)
-        try Self.one(other, "Person", "Ann").set(41, for: "age")
-        try Self.one(other, "Person", "Bob").set(42, for: "age")
+        try RedTeamLeague.one(other, "Person", "Ann").set(41, for: "age")
+        try RedTeamLeague.one(other, "Person", "Bob").set(42, for: "age")
         try other.save()
 
         try context.refreshAllObjects()
@@ -73,13 +49,11 @@ struct RefreshTests {
     func turningIntoFault() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        let url = try Self.league(folder)
+        let url = try RedTeamLeague.write(in: folder)
         let classes = ManagedObjectClasses()
         classes.register(FaultWatchingTeam.self, forEntity: "Team")
-        let coordinator = StoreCoordinator(model: TestModels.league())
-        try coordinator.addStore(type: .sqlite, at: url)
-        let context = ManagedContext(coordinator: coordinator, classes: classes)
-        let red = try #require(try Self.one(context, "Team", "Red") as? FaultWatchingTeam)
+        let context = try SQLiteStoreTests.open(url, classes: classes)
+        let red = try #require(try RedTeamLeague.one(context, "Team", "Red") as? FaultWatchingTeam)
         let members = try red.objects(for: "members")
         #expect(members.count == 2)
         try context.refresh(red, mergeChanges: false)
@@ -100,8 +74,8 @@ struct RefreshTests {
     func relationshipFaults() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        let context = try SQLiteStoreTests.open(try Self.league(folder))
-        let ann = try Self.one(context, "Person", "Ann")
+        let context = try SQLiteStoreTests.open(try RedTeamLeague.write(in: folder))
+        let ann = try RedTeamLeague.one(context, "Person", "Ann")
         #expect(try ann.hasFault(forRelationshipNamed: "team"))
         let teamIDs = try ann.objectIDs(forRelationshipNamed: "team")
         #expect(teamIDs.count == 1)
@@ -127,13 +101,11 @@ struct RefreshTests {
     func mergingRefresh() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        let url = try Self.league(folder)
+        let url = try RedTeamLeague.write(in: folder)
         let classes = ManagedObjectClasses()
         classes.register(CountingPerson.self, forEntity: "Person")
-        let coordinator = StoreCoordinator(model: TestModels.league())
-        try coordinator.addStore(type: .sqlite, at: url)
-        let context = ManagedContext(coordinator: coordinator, classes: classes)
-        let ann = try #require(try Self.one(context, "Person", "Ann") as? CountingPerson)
+        let context = try SQLiteStoreTests.open(url, classes: classes)
+        let ann = try #require(try RedTeamLeague.one(context, "Person", "Ann") as? CountingPerson)
         try ann.set("a note", for: "memo")
         #expect(ann.awakenings == 1)
         try context.refresh(ann, mergeChanges: true)
@@ -151,9 +123,9 @@ struct RefreshTests {
     func undoAfterRefresh() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        let context = try SQLiteStoreTests.open(try Self.league(folder))
+        let context = try SQLiteStoreTests.open(try RedTeamLeague.write(in: folder))
         context.undoManager = UndoManager()
-        let ann = try Self.one(context, "Person", "Ann")
+        let ann = try RedTeamLeague.one(context, "Person", "Ann")
         try ann.set(31, for: "age")
         try context.save()
         try context.refresh(ann, mergeChanges: false)
@@ -168,8 +140,8 @@ struct RefreshTests {
     func toManyIDsKept() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        let context = try SQLiteStoreTests.open(try Self.league(folder))
-        let red = try Self.one(context, "Team", "Red")
+        let context = try SQLiteStoreTests.open(try RedTeamLeague.write(in: folder))
+        let red = try RedTeamLeague.one(context, "Team", "Red")
         let ids = try red.objectIDs(forRelationshipNamed: "members")
         let position = try red.schema.position(of: "members")
         guard case .toManyFault(let kept?) = red.slots[position] else {

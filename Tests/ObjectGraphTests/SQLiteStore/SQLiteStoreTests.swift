@@ -6,13 +6,14 @@ import Testing
 
 @Suite("SQLite store")
 struct SQLiteStoreTests {
-    static func open(_ url: URL, model: EntityModel = TestModels.league(), readOnly: Bool = false)
-        throws -> ManagedContext
-    {
+    static func open(
+        _ url: URL, model: EntityModel = TestModels.league(), readOnly: Bool = false,
+        classes: ManagedObjectClasses = .shared
+    ) throws -> ManagedContext {
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(
             type: .sqlite, at: url, options: StoreOptions(isReadOnly: readOnly))
-        return ManagedContext(coordinator: coordinator)
+        return ManagedContext(coordinator: coordinator, classes: classes)
     }
 
     @Test("values of every type and every relationship shape survive a reopen")

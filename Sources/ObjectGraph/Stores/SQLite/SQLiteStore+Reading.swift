@@ -108,12 +108,10 @@ extension SQLiteStore {
     /// (`extra` adds one more selected column, after the table's.)
     func selectAll(from table: String, extra: String? = nil) -> String {
         let names = tableColumns[table]?.names ?? ["Z_PK", "Z_ENT", "Z_OPT"]
-        let sole = soleEntityNumbers[table]
+        let layoutTable = layout.table(named: table)
         let list =
-            names.map { name in
-                if name == "Z_ENT", let sole { return "\(sole) AS Z_ENT" }
-                return "t0." + quoteIdentifier(name)
-            } + (extra.map { [$0] } ?? [])
+            names.map { layoutTable?.selectedColumn($0) ?? "t0." + quoteIdentifier($0) }
+            + (extra.map { [$0] } ?? [])
         return "SELECT " + list.joined(separator: ", ") + " FROM " + quoteIdentifier(table)
             + " AS t0"
     }

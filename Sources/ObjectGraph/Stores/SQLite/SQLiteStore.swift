@@ -120,7 +120,7 @@ final class SQLiteStore: PersistentStore {
             var positions: [String: Int] = [:]
             for (index, name) in names.enumerated() { positions[name] = index }
             tableColumns[table.name] = (names, positions)
-            if table.entityNumbers.count == 1, let number = table.entityNumbers.first {
+            if let number = table.soleEntityNumber {
                 soleEntityNumbers[table.name] = Int64(number)
             }
         }

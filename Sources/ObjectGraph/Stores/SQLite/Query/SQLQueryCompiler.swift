@@ -101,20 +101,12 @@ struct SQLQueryCompiler: Sendable {
             order += try sortTerms(descriptor, translator, scope)
         }
         order.append(SQLPiece("t0.\"Z_PK\""))
-        // A table of one entity: its `Z_ENT` is that entity's number (a constant SQLite
-        // computes once, as Core Data's `SELECT 0, t0.Z_PK, …`).
-        let table = try schema.entity(entity).tableName
-        let sole = schema.layout.table(named: table).flatMap {
-            $0.entityNumbers.count == 1 ? $0.entityNumbers.first : nil
-        }
+        let table = schema.layout.table(named: try schema.entity(entity).tableName)
         let list =
             columns.isEmpty
             ? "t0.\"Z_PK\""
-            : columns.map { name in
-                if name == "Z_ENT", let sole { return "\(sole) AS \"Z_ENT\"" }
-                return "t0." + quoteIdentifier(name)
-            }
-            .joined(separator: ", ")
+            : columns.map { table?.selectedColumn($0) ?? "t0." + quoteIdentifier($0) }
+                .joined(separator: ", ")
         var piece = "SELECT " + list + " FROM " + context.from
         if let condition { piece = piece + " WHERE " + condition }
         piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ")
