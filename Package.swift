@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "ObjectGraph",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),

@@ -124,7 +124,7 @@ extension ManagedContext {
     {
         guard let name = relationship.inverseName,
             let position = try? target.schema.position(of: name),
-            target.schema.kinds[position] != 0
+            target.schema.kinds[position] != .attribute
         else { return nil }
         return position
     }

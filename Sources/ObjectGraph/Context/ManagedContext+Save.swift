@@ -26,48 +26,38 @@ extension ManagedContext {
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(batch.objects)))
         }
-        // From here the plan's lists are the only lists of the objects saved (the batch's is
-        // emptied once they are made): the stores write, and the context commits, from them.
-        var planned: SavePlan?
-        try coordinator.withStores { stores in
-            var plan = SavePlan(
-                schema: schema, stores: stores, inserted: batch.inserted.count,
-                updated: batch.updatedCount, deleted: batch.deletedCount)
-            for object in batch.inserted { try plan.add(object, to: \.inserted) }
-            for object in batch.saved {
-                try plan.add(object, to: object.deletedFlag ? \.deleted : \.updated)
-            }
-            batch = SaveBatch()
-            planned = plan
-            var conflicts: [SaveConflict] = []
-            for (store, changes) in plan.work {
-                if store.description.isReadOnly {
-                    throw SaveError.store("the store \(store.description.identifier) is read-only")
-                }
-                conflicts += try store.conflicts(in: changes)
-            }
-            guard conflicts.isEmpty else { throw SaveError.conflicts(conflicts) }
-            var saved: [StoreDescription] = []
-            for (store, changes) in plan.work {
-                do {
-                    try store.save(changes)
-                    saved.append(store.description)
-                } catch {
-                    if saved.isEmpty { throw error }
-                    for (store, changes) in plan.work
-                    where saved.contains(where: { $0.identifier == store.description.identifier }) {
-                        commit(changes.objects, everything: false)
-                    }
-                    throw SaveError.partial(
-                        saved: saved, failed: store.description, error: "\(error)")
-                }
+        // From here the change set's lists are the only lists of the objects saved (the
+        // batch's is emptied once they are made): the stores write, and the context commits,
+        // from them.
+        var changes = ChangeSet(reader: ManagedObjectReader())
+        changes.insertedEntries.reserveCapacity(batch.inserted.count)
+        changes.updatedEntries.reserveCapacity(batch.updatedCount)
+        changes.deletedEntries.reserveCapacity(batch.deletedCount)
+        for object in batch.inserted { changes.insertedEntries.append(.object(object)) }
+        for object in batch.saved {
+            if object.deletedFlag {
+                changes.deletedEntries.append(.object(object))
+            } else {
+                changes.updatedEntries.append(.object(object))
             }
         }
-        let work = planned?.work ?? []
+        batch = SaveBatch()
+        let outcome = try coordinator.save(changes)
+        let saved = outcome.saved
+        if let failure = outcome.failure {
+            for part in saved { commit(Self.objects(of: part), everything: false) }
+            throw failure
+        }
         let summary =
-            observers.isEmpty ? nil : changeSummary(work.lazy.flatMap(\.changes.objects))
-        commit(work.lazy.flatMap(\.changes.objects), everything: true)
+            observers.isEmpty ? nil : changeSummary(saved.lazy.flatMap(Self.objects(of:)))
+        commit(saved.lazy.flatMap(Self.objects(of:)), everything: true)
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
+    }
+
+    /// The context's objects in a saved change set (every object of a context's change set is
+    /// one of its managed objects: ``ManagedObjectReader`` reads them as such).
+    private static func objects(of changes: ChangeSet) -> some Sequence<ManagedObject> {
+        changes.objects.lazy.map { unsafeDowncast($0, to: ManagedObject.self) }
     }
 
     /// Objects inserted and then deleted have nothing to save: they leave the context (undoing

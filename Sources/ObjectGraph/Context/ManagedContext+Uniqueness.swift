@@ -43,10 +43,7 @@ extension ManagedContext {
                 for id in ids where !live.contains(id) { holders[key, default: []].append(id) }
             } else if !scanned {
                 scanned = true
-                let rows =
-                    (try? coordinator.withStores { stores in
-                        try stores.flatMap { try $0.rows(ofEntities: familyIndexes) }
-                    }) ?? []
+                let rows = (try? coordinator.rows(ofEntities: familyIndexes)) ?? []
                 for row in rows where !live.contains(row.id) {
                     if let rowKey = constraintKey(row, properties) {
                         holders[rowKey, default: []].append(row.id)
@@ -87,14 +84,8 @@ extension ManagedContext {
         let query = StoreQuery(
             entityIndex: declaring.index, entityIndexes: familyIndexes, predicate: predicate,
             sortDescriptors: [], offset: 0, limit: 0, result: .ids)
-        return try? coordinator.withStores { stores -> [ObjectID]? in
-            guard
-                let store = StoreCoordinator.onlyStore(
-                    for: familyIndexes, in: stores, schema: schema),
-                let rows = try store.fetch(query)
-            else { return nil }
-            return rows.map(\.id)
-        }
+        guard let rows = try? coordinator.rows(answering: query) else { return nil }
+        return rows.map(\.id)
     }
 
     /// The constraint's values for a live object; `nil` when one is nil (never a conflict).

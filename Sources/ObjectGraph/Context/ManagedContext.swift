@@ -169,12 +169,7 @@ public final class ManagedContext {
         return registerFault(id, entity: try schema.requireEntity(named: id.entityName))
     }
 
-    /// The registered object for a key-only row, or a new fault for it.
-    func registeredFault(for row: StoreRow) -> ManagedObject {
-        registry[row.id] ?? registerFault(row.id, entity: schema.entities[row.entityIndex])
-    }
-
-    private func registerFault(_ id: ObjectID, entity: EntitySchema) -> ManagedObject {
+    func registerFault(_ id: ObjectID, entity: EntitySchema) -> ManagedObject {
         let object = makeObject(entity: entity, id: id, isFault: true)
         registry[id] = object
         return object
@@ -197,164 +192,6 @@ public final class ManagedContext {
     /// The object with `id` if the context holds it; never loads anything.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
         registry[id]
-    }
-
-    /// Loads a fault's values from its store.
-    func fulfillFault(_ object: ManagedObject) throws {
-        guard object.state == .fault else { return }
-        if let batch = faultBatches[object.objectID] {
-            for id in batch { faultBatches[id] = nil }
-            try loadFaults(batch.compactMap { registry[$0] })
-            if object.state == .loaded { return }
-        }
-        guard let row = try coordinator.row(for: object.objectID) else {
-            throw ObjectGraphError.objectNotFound(object.objectID)
-        }
-        load(row, into: object)
-        object.awakeFromFetch()
-    }
-
-    /// Fills `object` with `row`'s values and marks them committed.
-    func load(_ row: StoreRow, into object: ManagedObject) {
-        let slots = object.slots
-        for (position, stored) in row.values.enumerated() where position < slots.count {
-            slots[position] = Self.slot(stored)
-        }
-        loaded(object, version: row.version)
-    }
-
-    /// Fills `object` with the decoded slots of `run` (one per property, moved out of it) and
-    /// marks them committed.
-    func load(_ run: SlotRange, version: Int64, into object: ManagedObject) {
-        object.moveSlots(from: run)
-        loaded(object, version: version)
-    }
-
-    /// Marks the values `object` now holds as its committed ones, read at `version`.
-    private func loaded(_ object: ManagedObject, version: Int64) {
-        object.version = version
-        object.commitValues()
-        object.state = .loaded
-    }
-
-    /// The registered object for `row`, loaded with it unless it has unsaved changes.
-    func registeredObject(for row: StoreRow) -> ManagedObject {
-        if let existing = registry[row.id] {
-            if existing.state == .fault {
-                load(row, into: existing)
-                existing.awakeFromFetch()
-            }
-            return existing
-        }
-        let entity = schema.entities[row.entityIndex]
-        let slots = row.values.count == entity.properties.count ? Self.slots(of: row) : nil
-        let object = makeObject(entity: entity, id: row.id, isFault: false, slots: slots)
-        registry[row.id] = object
-        if slots == nil {
-            load(row, into: object)
-        } else {
-            object.version = row.version
-            object.commitValues()
-        }
-        object.awakeFromFetch()
-        return object
-    }
-
-    /// The registered object for a decoded row: a new object made from its slots, a fault
-    /// loaded with them, or an object loaded already as it is (unsaved changes are kept).
-    ///
-    /// The slots move out of `row`, so none is copied. With `asRead`, the row's
-    /// ``DecodedRow/registration`` is taken as current (asked just now, with no code run
-    /// since); otherwise the registry is asked again, and a row decoded without its values
-    /// whose object is no longer registered loaded (a hook reset or refreshed it) is read
-    /// again.
-    ///
-    /// `baseClass`: the caller knows the row's objects are of the base class.
-    func registeredObject(for row: inout DecodedRow, asRead: Bool, baseClass: Bool = false)
-        throws -> ManagedObject
-    {
-        if asRead {
-            switch row.registration {
-            case .loaded(let object):
-                return object
-            case .fault(let object):
-                if let run = row.storage.take() {
-                    load(run, version: row.version, into: object)
-                    object.awakeFromFetch()
-                    return object
-                }
-            case .none:
-                if let run = row.storage.take() {
-                    return registeredNewObject(
-                        id: row.id, entity: schema.entities[row.entityIndex],
-                        version: row.version, run: run, baseClass: baseClass)
-                }
-            }
-        }
-        return try registeredObject(
-            id: row.id, entity: schema.entities[row.entityIndex], version: row.version,
-            run: row.storage.take())
-    }
-
-    /// The registered object for a decoded row, asking the registry (see
-    /// ``registeredObject(for:asRead:)``).
-    private func registeredObject(
-        id: ObjectID, entity: EntitySchema, version: Int64, run: SlotRange?
-    ) throws -> ManagedObject {
-        let existing = registry[id]
-        if let existing, existing.state == .loaded { return existing }
-        guard let run else {
-            guard let stored = try coordinator.row(for: id) else {
-                throw ObjectGraphError.objectNotFound(id)
-            }
-            return registeredObject(for: stored)
-        }
-        guard let existing else {
-            return registeredNewObject(id: id, entity: entity, version: version, run: run)
-        }
-        load(run, version: version, into: existing)
-        existing.awakeFromFetch()
-        return existing
-    }
-
-    /// A new object for a decoded row of an object the context did not hold when the row was
-    /// read, registered with a single lookup.
-    ///
-    /// Should the context hold one by now (a hook of an earlier row registered it), the new
-    /// object is dropped and the registered one is kept, loaded with the row if it is a fault.
-    private func registeredNewObject(
-        id: ObjectID, entity: EntitySchema, version: Int64, run: SlotRange,
-        baseClass: Bool = false
-    ) -> ManagedObject {
-        let object =
-            baseClass || objectClass(forEntityAt: entity.index) == ManagedObject.self
-            ? ManagedObject(schema: entity, id: id, link: link, run: run)
-            : makeObject(entity: entity, id: id, isFault: false, storage: run)
-        if let registered = registry.updateValue(object, forKey: id) {
-            registry[id] = registered
-            object.context = nil
-            if registered.state == .fault {
-                load(run, version: version, into: registered)
-                registered.awakeFromFetch()
-            }
-            return registered
-        }
-        loaded(object, version: version)
-        object.awakeFromFetch()
-        return object
-    }
-
-    /// The slots of a stored row (relationships as faults).
-    static func slots(of row: StoreRow) -> [Slot] {
-        row.values.map(slot)
-    }
-
-    static func slot(_ stored: StoredValue) -> Slot {
-        switch stored {
-        case .value(let value): return .value(value)
-        case .toOne(let id): return .fault(to: id)
-        case .toMany(let ids): return .toManyFault(ids)
-        }
     }
 
     // MARK: - Discarding changes
@@ -492,38 +329,34 @@ public final class ManagedContext {
             }
         }
         guard !groups.isEmpty else { return }
-        try coordinator.withStores { stores in
-            for (rootIndex, group) in groups.sorted(by: { $0.key < $1.key }) {
-                let store = try StoreCoordinator.store(
-                    for: schema.entities[rootIndex], in: stores, model: schema.model)
-                let range = try store.newPrimaryKeys(rootEntity: rootIndex, count: group.count)
-                var keys = range.makeIterator()
-                let storeIdentifier = store.description.identifier
-                func inGroup(_ object: ManagedObject) -> Bool {
-                    needsKey(object) && schema.root(of: object.schema).index == rootIndex
-                }
-                // All out first, then all in: the hash table of temporary IDs is freed once
-                // empty, before the key tables of the permanent ones grow.
-                for object in objects where inGroup(object) { registry[object.objectID] = nil }
-                var spaces: [Int: ObjectIDSpace] = [:]
-                if let entity = group.entity {
-                    // One entity: its key table is made the size of the new keys at once.
-                    let space = ObjectIDSpace.named(
-                        schema.entities[entity].name, storeIdentifier: storeIdentifier)
-                    spaces[entity] = space
-                    registry.reserveKeys(range, in: space)
-                }
-                for object in objects where inGroup(object) {
-                    guard let key = keys.next() else { break }
-                    let entityIndex = object.schema.index
-                    let space =
-                        spaces[entityIndex]
-                        ?? .named(object.schema.name, storeIdentifier: storeIdentifier)
-                    spaces[entityIndex] = space
-                    let id = ObjectID(space: space, key: .permanent(key))
-                    object.objectID = id
-                    registry[id] = object
-                }
+        for (rootIndex, group) in groups.sorted(by: { $0.key < $1.key }) {
+            let (range, storeIdentifier) = try coordinator.newPrimaryKeys(
+                rootEntity: rootIndex, count: group.count)
+            var keys = range.makeIterator()
+            func inGroup(_ object: ManagedObject) -> Bool {
+                needsKey(object) && schema.root(of: object.schema).index == rootIndex
+            }
+            // All out first, then all in: the hash table of temporary IDs is freed once empty,
+            // before the key tables of the permanent ones grow.
+            for object in objects where inGroup(object) { registry[object.objectID] = nil }
+            var spaces: [Int: ObjectIDSpace] = [:]
+            if let entity = group.entity {
+                // One entity: its key table is made the size of the new keys at once.
+                let space = ObjectIDSpace.named(
+                    schema.entities[entity].name, storeIdentifier: storeIdentifier)
+                spaces[entity] = space
+                registry.reserveKeys(range, in: space)
+            }
+            for object in objects where inGroup(object) {
+                guard let key = keys.next() else { break }
+                let entityIndex = object.schema.index
+                let space =
+                    spaces[entityIndex]
+                    ?? .named(object.schema.name, storeIdentifier: storeIdentifier)
+                spaces[entityIndex] = space
+                let id = ObjectID(space: space, key: .permanent(key))
+                object.objectID = id
+                registry[id] = object
             }
         }
     }
@@ -543,7 +376,7 @@ extension ManagedObject {
             switch slots[index] {
             case .toOne(nil): continue
             case .toMany(let list) where list.isEmpty: continue
-            default: slots[index] = kinds[index] == 2 ? .toMany([]) : .toOne(nil)
+            default: slots[index] = kinds[index] == .toMany ? .toMany([]) : .toOne(nil)
             }
         }
         forgetCommittedValues()
@@ -554,14 +387,13 @@ extension ManagedContext {
     /// The IDs a store holds for the to-many relationship at `position` of `object`.
     func relatedIDs(of object: ManagedObject, position: Int) throws -> [ObjectID] {
         guard !object.objectID.isTemporary else { return [] }
-        return try coordinator.withStores { stores in
-            guard
-                let store = stores.first(where: {
-                    $0.description.identifier == object.objectID.storeIdentifier
-                })
-            else { throw ObjectGraphError.objectNotFound(object.objectID) }
-            return try store.relatedIDs(
-                of: object.objectID, entityIndex: object.schema.index, position: position)
-        }
+        return try coordinator.relatedIDs(
+            of: object.objectID, entityIndex: object.schema.index, position: position)
     }
 }
+
+/// A context belongs to the isolation domain that made it: handing it to another thread is a
+/// compile-time error in Swift 6 mode, not a data race. Make another context on the same
+/// coordinator there, and pass object IDs.
+@available(*, unavailable, message: "make a context on the other thread and pass object IDs")
+extension ManagedContext: Sendable {}

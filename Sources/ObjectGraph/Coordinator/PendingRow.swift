@@ -1,69 +1,90 @@
-/// An inserted, updated or deleted row of a ``ChangeSet``: a context's object, read in place at save
-/// (no copy of its values is made, so saving 100,000 objects builds no 100,000 rows), or a
-/// row built elsewhere (imports, store migrations).
+/// What a ``ChangeSet`` keeps for each of its rows: a context's object, read in place at save (no
+/// copy of its values is made, so saving 100,000 objects builds no 100,000 rows), or a row built
+/// elsewhere (imports, store migrations). One reference: 8 bytes a row in a store's lists.
 ///
 /// Change sets live for the duration of one `save` call on the saving thread; a store reads
-/// what it needs and keeps copies (``row``), never the objects.
-enum PendingRow {
-    /// A context's object. What changed is read from the object when a store asks
-    /// (``changedMask``): a pending row is one reference, 8 bytes in a store's list.
-    case object(ManagedObject)
+/// what it needs through ``PendingRow`` and keeps copies (``PendingRow/row``), never the objects.
+enum PendingEntry {
+    /// A context's object, read through the change set's ``PendingObjectReader``.
+    case object(AnyObject)
     /// A row given whole.
     indirect case row(StoreRow)
+}
 
-    /// The context's object, for a row of one.
-    var object: ManagedObject? {
-        if case .object(let object) = self { return object }
+/// Reads the objects a context put in a change set (the context that made the change set gives
+/// it one). Stores never see the objects' type: they read rows through ``PendingRow``.
+protocol PendingObjectReader {
+    /// The object's ID (permanent by the time a store sees it).
+    func objectID(of object: AnyObject) -> ObjectID
+    /// The index of the object's concrete entity in the schema.
+    func entityIndex(of object: AnyObject) -> Int
+    /// The version the object was read at (0 for a new object).
+    func version(of object: AnyObject) -> Int64
+    /// For updates: a bit per position that changed since the object was read; `nil` for a new
+    /// object (everything is new) or when a changed position is past 63 (every column is
+    /// written then). A mask, not a list: no allocation per saved object.
+    func changedMask(of object: AnyObject) -> UInt64?
+    /// How many property positions the object has.
+    func positionCount(of object: AnyObject) -> Int
+    /// What the store keeps at `position` (transient properties hold nil, relationships the IDs
+    /// of their objects).
+    func storedValue(of object: AnyObject, at position: Int) -> StoredValue
+    /// The attribute value at `position` without wrapping it (`.null` for relationships).
+    func attributeValue(of object: AnyObject, at position: Int) -> Value
+    /// The target of the to-one relationship at `position` (`nil` when empty).
+    func toOneID(of object: AnyObject, at position: Int) -> ObjectID?
+}
+
+/// An inserted, updated or deleted row of a ``ChangeSet``, as a store reads it: its entry and
+/// the change set's reader of objects.
+struct PendingRow {
+    let entry: PendingEntry
+    let reader: (any PendingObjectReader)?
+
+    /// The object and its reader, for a row of a context's object.
+    @inline(__always)
+    private var object: (AnyObject, any PendingObjectReader)? {
+        if case .object(let object) = entry, let reader { return (object, reader) }
+        return nil
+    }
+
+    /// The given row, for a row given whole.
+    private var given: StoreRow? {
+        if case .row(let row) = entry { return row }
         return nil
     }
 
     /// The object's ID (permanent by the time a store sees it).
     var id: ObjectID {
-        switch self {
-        case .object(let object): return object.objectID
-        case .row(let row): return row.id
-        }
+        if let (object, reader) = object { return reader.objectID(of: object) }
+        return given?.id ?? ObjectID(entityName: "", storeIdentifier: "", key: .permanent(0))
     }
 
     /// The concrete entity's index in the schema.
     var entityIndex: Int {
-        switch self {
-        case .object(let object): return object.schema.index
-        case .row(let row): return row.entityIndex
-        }
+        if let (object, reader) = object { return reader.entityIndex(of: object) }
+        return given?.entityIndex ?? 0
     }
 
     /// The version the row was read at (0 for a new object).
     var version: Int64 {
-        switch self {
-        case .object(let object): return object.version
-        case .row(let row): return row.version
-        }
+        if let (object, reader) = object { return reader.version(of: object) }
+        return given?.version ?? 0
     }
 
     /// For updates: the positions that changed (`nil`: unknown, write everything).
     var changedPositions: [Int]? {
-        switch self {
-        case .object(let object): return Self.changedMask(of: object).map(Self.positions(in:))
-        case .row(let row): return row.changedPositions
+        if let (object, reader) = object {
+            return reader.changedMask(of: object).map(Self.positions(in:))
         }
+        return given?.changedPositions
     }
 
     /// For updates: a bit per changed position (`nil`: unknown or past 63, write everything).
     var changedMask: UInt64? {
-        switch self {
-        case .object(let object): return Self.changedMask(of: object)
-        case .row(let row):
-            guard let positions = row.changedPositions else { return nil }
-            return Self.mask(of: positions)
-        }
-    }
-
-    /// A bit per position of `object` that changed since it was read: `nil` for a new object
-    /// (everything is new) or when a changed position is past 63 (every column is written
-    /// then). A mask, not a list: no allocation per saved object.
-    static func changedMask(of object: ManagedObject) -> UInt64? {
-        object.insertedFlag ? nil : object.changedPositionMask()
+        if let (object, reader) = object { return reader.changedMask(of: object) }
+        guard let positions = given?.changedPositions else { return nil }
+        return Self.mask(of: positions)
     }
 
     /// The positions whose bits are set in `mask`, ascending.
@@ -83,53 +104,56 @@ enum PendingRow {
 
     /// What the store keeps at `position` (transient properties hold nil).
     func value(at position: Int) -> StoredValue {
-        switch self {
-        case .object(let object):
-            if object.schema.isTransient[position] { return .value(.null) }
-            return object.slots[position].storedValue
-        case .row(let row):
-            return position < row.values.count ? row.values[position] : .value(.null)
-        }
+        if let (object, reader) = object { return reader.storedValue(of: object, at: position) }
+        guard let row = given, position < row.values.count else { return .value(.null) }
+        return row.values[position]
     }
 
     /// The attribute value at `position` without wrapping it (`.null` for relationships).
     func attribute(at position: Int) -> Value {
-        switch self {
-        case .object(let object):
-            if case .value(let value) = object.slots[position] { return value }
-            return .null
-        case .row(let row):
-            guard position < row.values.count, case .value(let value) = row.values[position]
-            else { return .null }
-            return value
+        if let (object, reader) = object {
+            return reader.attributeValue(of: object, at: position)
         }
+        guard let row = given, position < row.values.count,
+            case .value(let value) = row.values[position]
+        else { return .null }
+        return value
     }
 
     /// The target of the to-one relationship at `position` (`nil` when empty).
     func toOneID(at position: Int) -> ObjectID? {
-        switch self {
-        case .object(let object):
-            return object.slots[position].toOneTarget
-        case .row(let row):
-            guard position < row.values.count, case .toOne(let id) = row.values[position]
-            else { return nil }
-            return id
-        }
+        if let (object, reader) = object { return reader.toOneID(of: object, at: position) }
+        guard let row = given, position < row.values.count,
+            case .toOne(let id) = row.values[position]
+        else { return nil }
+        return id
     }
 
     /// The whole row, copied (for stores that keep rows).
     var row: StoreRow {
-        switch self {
-        case .row(let row): return row
-        case .object(let object):
-            let changed = Self.changedMask(of: object)
-            let count = object.slots.count
-            var values: [StoredValue] = []
-            values.reserveCapacity(count)
-            for position in 0..<count { values.append(value(at: position)) }
-            return StoreRow(
-                id: object.objectID, entityIndex: object.schema.index, version: object.version,
-                values: values, changedPositions: changed.map(Self.positions(in:)))
+        guard let (object, reader) = object else {
+            return given ?? StoreRow(id: id, entityIndex: 0, version: 0, values: [])
         }
+        let count = reader.positionCount(of: object)
+        var values: [StoredValue] = []
+        values.reserveCapacity(count)
+        for position in 0..<count { values.append(reader.storedValue(of: object, at: position)) }
+        return StoreRow(
+            id: reader.objectID(of: object), entityIndex: reader.entityIndex(of: object),
+            version: reader.version(of: object), values: values,
+            changedPositions: reader.changedMask(of: object).map(Self.positions(in:)))
+    }
+}
+
+/// The rows of one list of a ``ChangeSet`` (inserted, updated or deleted), in order.
+struct PendingRows: RandomAccessCollection {
+    let entries: [PendingEntry]
+    let reader: (any PendingObjectReader)?
+
+    var startIndex: Int { entries.startIndex }
+    var endIndex: Int { entries.endIndex }
+
+    subscript(position: Int) -> PendingRow {
+        PendingRow(entry: entries[position], reader: reader)
     }
 }

@@ -35,6 +35,10 @@ public struct StoreDescription: Sendable, Hashable {
     public var isReadOnly: Bool
     /// The store's metadata.
     public var metadata: StoreMetadata
+
+    /// The store's file path, or for a store without a file its type and identifier (what
+    /// ``StoreError`` cases name).
+    var displayPath: String { url?.path ?? "\(type) store \(identifier)" }
 }
 
 /// Options for adding a store.
@@ -86,4 +90,18 @@ protocol PersistentStore: AnyObject {
     /// already carry this store's identifier, their to-many lists are complete, their primary
     /// keys are kept, and keys given out later continue after the largest.
     func importRows(_ rows: [StoreRow], schema: ModelSchema) throws
+
+    // Capabilities: a store that has one returns itself (the coordinator never casts).
+
+    /// The store as a ``RowDecodingStore``, when it decodes rows straight into a sink.
+    var rowDecoding: (any RowDecodingStore)? { get }
+    /// The store as a ``SQLQueryingStore``, when it answers queries in SQL.
+    var sqlQuerying: (any SQLQueryingStore)? { get }
+}
+
+extension PersistentStore {
+    /// Stores give rows unless they say otherwise.
+    var rowDecoding: (any RowDecodingStore)? { nil }
+    /// Stores evaluate in memory unless they say otherwise.
+    var sqlQuerying: (any SQLQueryingStore)? { nil }
 }

@@ -1,5 +1,6 @@
 /// Why a save failed. Nothing was written, except where ``partial(saved:failed:error:)`` says
-/// which stores did save.
+/// which stores did save. A store that cannot write at all throws a ``StoreError`` naming its
+/// file instead.
 public enum SaveError: Error, Sendable, CustomStringConvertible {
     /// Objects failed validation; every problem is listed.
     case validation(ValidationError)
@@ -7,8 +8,9 @@ public enum SaveError: Error, Sendable, CustomStringConvertible {
     case conflicts([SaveConflict])
     /// Some stores saved and one failed: `saved` lists the stores whose changes are written.
     case partial(saved: [StoreDescription], failed: StoreDescription, error: String)
-    /// A store could not write; the message names the store and why.
-    case store(String)
+    /// A store refused the save before anything was written (it is read-only); the error names
+    /// its file.
+    case store(StoreError)
 
     /// A one-paragraph explanation.
     public var description: String {
@@ -20,7 +22,7 @@ public enum SaveError: Error, Sendable, CustomStringConvertible {
         case .partial(let saved, let failed, let error):
             let names = saved.map(\.identifier).joined(separator: ", ")
             return "stores \(names) saved, but store \(failed.identifier) failed: \(error)"
-        case .store(let message): return message
+        case .store(let error): return error.description
         }
     }
 }

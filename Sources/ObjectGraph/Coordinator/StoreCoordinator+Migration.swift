@@ -23,8 +23,9 @@ extension StoreCoordinator {
     ///   - url: the new store's file (ignored by in-memory stores); it must not exist yet.
     ///   - type: the new store's type: in-memory, SQLite, XML or binary.
     /// - Returns: the new store's description.
-    /// - Throws: ``ObjectGraphError`` when `store` is not in this coordinator or `url` exists,
-    ///   a ``StoreError`` when reading or writing fails. On failure the coordinator keeps the
+    /// - Throws: ``ObjectGraphError/unknownStore(_:)`` when `store` is not in this coordinator,
+    ///   ``ObjectGraphError/fileExists(path:)`` when `url` exists, a ``StoreError`` when reading
+    ///   or writing fails. On failure the coordinator keeps the
     ///   old store and no new file is left behind.
     @discardableResult
     public func migrateStore(_ store: StoreDescription, to url: URL, type: StoreType) throws
@@ -32,13 +33,12 @@ extension StoreCoordinator {
     {
         let oldIdentifier = store.identifier
         if type != .inMemory, FileManager.default.fileExists(atPath: url.path) {
-            throw ObjectGraphError.store(
-                "cannot move the store to \(url.path): a file is already there")
+            throw ObjectGraphError.fileExists(path: url.path)
         }
-        let rows = try withStores { stores -> [StoreRow] in
+        let rows = try withStoresLocked { stores -> [StoreRow] in
             guard let old = stores.first(where: { $0.description.identifier == oldIdentifier })
             else {
-                throw ObjectGraphError.store("the coordinator has no store \(oldIdentifier)")
+                throw ObjectGraphError.unknownStore(oldIdentifier)
             }
             return try Self.allRows(of: old, schema: schema)
         }
@@ -50,10 +50,10 @@ extension StoreCoordinator {
             let moved = rows.map {
                 Self.row($0, movedFrom: oldIdentifier, to: newIdentifier)
             }
-            try withStores { stores in
+            try withStoresLocked { stores in
                 guard let new = stores.first(where: { $0.description.identifier == newIdentifier })
                 else {
-                    throw ObjectGraphError.store("the new store \(newIdentifier) disappeared")
+                    throw ObjectGraphError.unknownStore(newIdentifier)
                 }
                 try new.importRows(moved, schema: schema)
             }

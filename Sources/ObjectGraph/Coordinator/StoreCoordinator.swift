@@ -42,7 +42,7 @@ public final class StoreCoordinator: @unchecked Sendable {
         options: StoreOptions = StoreOptions()
     ) throws -> StoreDescription {
         if let configuration, model.configuration(named: configuration) == nil {
-            throw ObjectGraphError.store("the model has no configuration named '\(configuration)'")
+            throw ObjectGraphError.unknownConfiguration(configuration)
         }
         let store: any PersistentStore
         switch type {
@@ -54,18 +54,16 @@ public final class StoreCoordinator: @unchecked Sendable {
                     type: .inMemory, url: url, configurationName: configuration,
                     isReadOnly: options.isReadOnly, metadata: metadata))
         case .sqlite:
-            guard let url else {
-                throw ObjectGraphError.store("a SQLite store needs a file URL")
-            }
+            guard let url else { throw ObjectGraphError.storeNeedsURL(type: type.rawValue) }
             store = try SQLiteStore(
                 url: url, schema: schema, configuration: configuration, options: options)
         case .binary:
-            guard let url else { throw ObjectGraphError.store("a binary store needs a file URL") }
+            guard let url else { throw ObjectGraphError.storeNeedsURL(type: type.rawValue) }
             store = try AtomicStore(
                 url: url, format: BinaryStoreFormat(), schema: schema,
                 configuration: configuration, options: options)
         case .xml:
-            guard let url else { throw ObjectGraphError.store("an XML store needs a file URL") }
+            guard let url else { throw ObjectGraphError.storeNeedsURL(type: type.rawValue) }
             store = try AtomicStore(
                 url: url, format: XMLStoreFormat(), schema: schema, configuration: configuration,
                 options: options)
@@ -132,10 +130,12 @@ public final class StoreCoordinator: @unchecked Sendable {
         }
     }
 
-    // MARK: - Store access (used by contexts)
+    // MARK: - Store access
 
-    /// Runs `body` with the stores, under the lock.
-    func withStores<T>(_ body: ([any PersistentStore]) throws -> T) rethrows -> T {
+    /// Runs `body` with the stores, under the lock. The coordinator's own: contexts reach the
+    /// stores through the coordinator's methods (`StoreCoordinator+Fetching.swift`,
+    /// `StoreCoordinator+Saving.swift`), never through this (the boundary test holds it).
+    func withStoresLocked<T>(_ body: ([any PersistentStore]) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(stores)
@@ -169,13 +169,10 @@ public final class StoreCoordinator: @unchecked Sendable {
         return model.configuration(named: name)?.entityNames.contains(entity) == true
     }
 
-    /// The row of `id`, from its store.
-    func row(for id: ObjectID) throws -> StoreRow? {
-        try withStores { stores in
-            guard
-                let store = stores.first(where: { $0.description.identifier == id.storeIdentifier })
-            else { return nil }
-            return try store.row(for: id)
-        }
+    /// The store with `identifier` among `stores`.
+    static func store(identifiedBy identifier: String, in stores: [any PersistentStore])
+        -> (any PersistentStore)?
+    {
+        stores.first { $0.description.identifier == identifier }
     }
 }

@@ -25,18 +25,39 @@ struct StoreRow: Sendable, Hashable {
 
 /// The changes of one save for one store (made and used during one `save` call).
 struct ChangeSet {
-    var inserted: [PendingRow] = []
-    /// Updated rows carry the version they were read at; the store bumps it.
-    var updated: [PendingRow] = []
+    /// Inserted rows.
+    var insertedEntries: [PendingEntry] = []
+    /// Updated rows; they carry the version they were read at, and the store bumps it.
+    var updatedEntries: [PendingEntry] = []
     /// Deleted objects (a store reads their IDs, entities and the versions they were read at).
-    var deleted: [PendingRow] = []
+    var deletedEntries: [PendingEntry] = []
+    /// Reads the entries that are objects (`nil` when every entry is a row given whole).
+    var reader: (any PendingObjectReader)?
 
-    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    /// A change set of rows given whole, all inserted (imports).
+    init(inserting rows: [StoreRow]) {
+        insertedEntries = rows.map(PendingEntry.row)
+    }
 
-    /// The context objects of the rows (inserted, updated, then deleted; rows given whole
-    /// have none).
-    var objects: some Sequence<ManagedObject> {
-        [inserted, updated, deleted].lazy.flatMap { $0 }.compactMap(\.object)
+    /// An empty change set whose objects `reader` reads.
+    init(reader: (any PendingObjectReader)? = nil) {
+        self.reader = reader
+    }
+
+    var inserted: PendingRows { PendingRows(entries: insertedEntries, reader: reader) }
+    var updated: PendingRows { PendingRows(entries: updatedEntries, reader: reader) }
+    var deleted: PendingRows { PendingRows(entries: deletedEntries, reader: reader) }
+
+    var isEmpty: Bool {
+        insertedEntries.isEmpty && updatedEntries.isEmpty && deletedEntries.isEmpty
+    }
+
+    /// The objects of the entries (inserted, updated, then deleted; rows given whole have none).
+    var objects: some Sequence<AnyObject> {
+        [insertedEntries, updatedEntries, deletedEntries].lazy.flatMap { $0 }.compactMap {
+            if case .object(let object) = $0 { return object }
+            return nil
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 /// A fetched row decoded straight into the form a managed object holds its values in.
 ///
-/// Stores that can (``RowDecodingStore``) hand these to a context's ``RowRegistrar`` one at a
-/// time as they step through their rows: the values become a new object's slots as they are,
-/// with no intermediate array per row, and rows of objects the context already holds loaded
+/// A context's ``RowRegistrar`` makes one of each row a store decodes into it (see
+/// ``RowDecodingStore``), as the store steps through its rows: the values become a new
+/// object's slots as they are, with no intermediate array per row, and rows of objects the context already holds loaded
 /// carry no values at all (the context keeps its object as it is, so decoding them would be
 /// wasted).
 struct DecodedRow {
@@ -34,26 +34,4 @@ struct DecodedRow {
             return false
         }
     }
-}
-
-/// A store that decodes rows for the context's hot paths (fetching, batch faulting,
-/// prefetching), handing each row to a ``RowRegistrar`` as it reads it. Each method reads what
-/// its ``PersistentStore`` counterpart reads, row for row.
-///
-/// The store asks the registrar what the context holds for each row's object
-/// (``RowRegistrar/registration(of:)``) before decoding its values, and gives it the row
-/// (``RowRegistrar/take(_:group:)``) right after, with no other code in between.
-protocol RowDecodingStore: PersistentStore {
-    /// ``PersistentStore/fetch(_:)`` for a query whose result is ``StoreQuery/Result/rows``;
-    /// `false` (and no row taken) when the store cannot answer it.
-    func fetchDecoded(_ query: StoreQuery, into registrar: inout RowRegistrar) throws -> Bool
-    /// ``PersistentStore/rows(for:)``, with every row's values.
-    func decodedRows(for ids: [ObjectID], into registrar: inout RowRegistrar) throws
-    /// ``PersistentStore/relatedRows(of:entityIndex:position:)``: each row is taken in the
-    /// group of its owner (the owner's index in `owners`, its first one if listed twice);
-    /// `false` (and no row taken) when the store keeps relationship lists in its rows.
-    func relatedDecodedRows(
-        of owners: [ObjectID], entityIndex: Int, position: Int,
-        into registrar: inout RowRegistrar
-    ) throws -> Bool
 }

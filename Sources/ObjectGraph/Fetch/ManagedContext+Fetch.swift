@@ -38,11 +38,7 @@ extension ManagedContext {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .ids, limits: true)
         if !hasPendingChanges(in: query.entityIndexes, request),
-            let counted = try coordinator.withStores({ stores in
-                try StoreCoordinator.onlyStore(
-                    for: query.entityIndexes, in: stores, schema: schema)?.count(
-                        query)
-            })
+            let counted = try coordinator.count(query)
         {
             return counted
         }
@@ -86,35 +82,24 @@ extension ManagedContext {
         return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
     }
 
-    /// The registered objects for the rows the one store holding the query's entities answers
-    /// it with, in order; `nil` when no single store can answer it.
+    /// The objects for the rows the one store holding the query's entities answers it with,
+    /// in order; `nil` when no single store can answer it.
     ///
-    /// Stores that can (``RowDecodingStore``) decode their rows straight into slots and hand
-    /// them over one at a time (see ``RowRegistrar``), without values for the objects the
-    /// context holds loaded already.
+    /// Stores that can decode their rows straight into slots and hand them over one at a time
+    /// (see ``RowRegistrar``), without values for the objects the context holds loaded
+    /// already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
         var registrar = RowRegistrar(context: self)
-        var decoded = false
-        var stored: [StoreRow]?
-        try coordinator.withStores { stores in
-            guard
-                let store = StoreCoordinator.onlyStore(
-                    for: query.entityIndexes, in: stores, schema: schema)
-            else { return }
-            if query.result == .rows, let decoding = store as? any RowDecodingStore {
-                // `false`: the store cannot answer (as its `fetch` would say).
-                decoded = try decoding.fetchDecoded(query, into: &registrar)
-                return
-            }
-            stored = try store.fetch(query)
-        }
-        if decoded {
+        switch try coordinator.answer(query, decodingInto: &registrar) {
+        case .decoded:
             try registrar.finish()
             return registrar.objects
-        }
-        guard let rows = stored else { return nil }
-        return rows.map { row in
-            query.result == .ids ? registeredFault(for: row) : registeredObject(for: row)
+        case .rows(let rows):
+            return rows.map { row in
+                query.result == .ids ? materializeFault(for: row) : materialize(row)
+            }
+        case .unanswered:
+            return nil
         }
     }
 
@@ -143,13 +128,11 @@ extension ManagedContext {
     private func evaluateInMemory<T: ManagedObject>(
         _ request: FetchRequest<T>, familyIndexes: Set<Int>, applyingLimits: Bool
     ) throws -> [ManagedObject] {
-        let rows = try coordinator.withStores { stores in
-            try stores.flatMap { try $0.rows(ofEntities: familyIndexes) }
-        }
+        let rows = try coordinator.rows(ofEntities: familyIndexes)
         var candidates: [ManagedObject] = []
         var seen = Set<ObjectID>()
         for row in rows where seen.insert(row.id).inserted {
-            let object = registeredObject(for: row)
+            let object = materialize(row)
             if request.includesPendingChanges && object.deletedFlag { continue }
             candidates.append(object)
         }
@@ -291,13 +274,6 @@ extension ManagedContext {
     public func sql<T: ManagedObject>(for request: FetchRequest<T>) throws -> String? {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .rows, limits: true)
-        return coordinator.withStores { stores in
-            guard
-                let store = StoreCoordinator.onlyStore(
-                    for: query.entityIndexes, in: stores, schema: schema)
-                    as? SQLiteStore
-            else { return nil }
-            return store.compiledSelect(query)?.description
-        }
+        return coordinator.sql(for: query)
     }
 }

@@ -98,32 +98,23 @@ extension ManagedContext {
     ) throws -> [ObjectID: [ManagedObject]]? {
         let ids = owners.map(\.objectID)
         var registrar = RowRegistrar(context: self, groups: ids.count)
-        var decoded = false
-        var stored: [ObjectID: [StoreRow]]?
-        try coordinator.withStores { stores in
-            guard let store = stores.first(where: { $0.description.identifier == storeID })
-            else { return }
-            if let decoding = store as? any RowDecodingStore {
-                decoded = try decoding.relatedDecodedRows(
-                    of: ids, entityIndex: entityIndex, position: position, into: &registrar)
-            } else {
-                stored = try store.relatedRows(
-                    of: ids, entityIndex: entityIndex, position: position)
-            }
-        }
+        let answer = try coordinator.relatedRows(
+            of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
+            decodingInto: &registrar)
         var result: [ObjectID: [ManagedObject]] = [:]
         result.reserveCapacity(ids.count)
-        if decoded {
+        switch answer {
+        case .decoded:
             try registrar.finish()
             // An owner listed twice has its objects under its first index.
             for (index, id) in ids.enumerated() where result[id] == nil {
                 result[id] = registrar.lists[index]
             }
-        } else if let related = stored {
+        case .rows(let related):
             for id in ids {
-                result[id] = related[id].map { rows in rows.map { registeredObject(for: $0) } }
+                result[id] = related[id].map { rows in rows.map { materialize($0) } }
             }
-        } else {
+        case .unanswered:
             return nil
         }
         return result
@@ -139,18 +130,10 @@ extension ManagedContext {
         }
         for (storeID, ids) in byStore {
             var registrar = RowRegistrar(context: self)
-            var stored: [StoreRow] = []
-            try coordinator.withStores { stores in
-                guard let store = stores.first(where: { $0.description.identifier == storeID })
-                else { return }
-                if let decoding = store as? any RowDecodingStore {
-                    try decoding.decodedRows(for: ids, into: &registrar)
-                } else {
-                    stored = try store.rows(for: ids)
-                }
-            }
+            let stored = try coordinator.rows(
+                for: ids, inStore: storeID, decodingInto: &registrar)
             try registrar.finish()
-            for row in stored { _ = registeredObject(for: row) }
+            for row in stored { _ = materialize(row) }
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Registers the objects of the rows a ``RowDecodingStore`` reads in a context, a few hundred
+/// Registers the objects of the rows a store decodes (the context's ``RowSink``) in a context, a few hundred
 /// rows at a time while the store steps through them, collecting them in order (in one list,
 /// or in a list per group).
 ///
@@ -13,7 +13,7 @@
 /// made into objects by ``finish()`` once the store has returned; from the first such row on,
 /// every later row is kept too, so the order holds. The base class's `awakeFromFetch()` does
 /// nothing, so rows registered during the read run no user code.
-struct RowRegistrar {
+struct RowRegistrar: RowSink {
     let context: ManagedContext
     /// The objects of the rows taken without a group, in order.
     private(set) var objects: [ManagedObject] = []
@@ -42,8 +42,22 @@ struct RowRegistrar {
         startedEmpty = context.registry.isEmpty
     }
 
+    /// Takes a row as the store reads it: its values go straight into a run of the context's
+    /// slot blocks, unless the context holds its object loaded (then they are not read).
+    mutating func take(
+        id: ObjectID, entityIndex: Int, version: Int64, width: Int, group: Int?,
+        values: (inout SlotRunWriter) throws -> Void
+    ) throws {
+        var row = DecodedRow(id: id, entityIndex: entityIndex, version: version)
+        row.registration = registration(of: id)
+        if !row.registration.isLoaded {
+            row.storage = try context.link.arena.fillRun(width: width, values)
+        }
+        try take(row, group: group)
+    }
+
     /// What the context holds for the object with `id`.
-    func registration(of id: ObjectID) -> DecodedRow.Registration {
+    private func registration(of id: ObjectID) -> DecodedRow.Registration {
         if startedEmpty && registersWhileReading { return .none }
         guard let object = context.registry[id] else { return .none }
         return object.state == .loaded ? .loaded(object) : .fault(object)
@@ -51,7 +65,7 @@ struct RowRegistrar {
 
     /// Takes a row whose ``DecodedRow/registration`` was just asked with
     /// ``registration(of:)``; its object goes to the list of `group` (`nil`: the one list).
-    mutating func take(_ row: consuming DecodedRow, group: Int? = nil) throws {
+    private mutating func take(_ row: consuming DecodedRow, group: Int?) throws {
         if registersWhileReading, row.entityIndex != baseClassEntity {
             if context.objectClass(forEntityAt: row.entityIndex) == ManagedObject.self {
                 baseClassEntity = row.entityIndex
@@ -78,8 +92,8 @@ struct RowRegistrar {
         guard !pending.isEmpty else { return }
         for index in pending.indices {
             // While rows are registered as read, every row is of a base-class entity.
-            let object = try context.registeredObject(
-                for: &pending[index].row, asRead: asRead, baseClass: registersWhileReading)
+            let object = try context.materialize(
+                &pending[index].row, asRead: asRead, baseClass: registersWhileReading)
             if let group = pending[index].group {
                 lists[group].append(object)
             } else {

@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 
 /// Compiled `MATCHES` patterns, shared by all evaluations, so that filtering many objects
 /// compiles each pattern once. Bounded: it empties itself when full.
-final class RegexCache: @unchecked Sendable {
+final class RegexCache: Sendable {
     /// The process-wide cache.
     static let shared = RegexCache()
 
@@ -11,22 +12,21 @@ final class RegexCache: @unchecked Sendable {
         let caseInsensitive: Bool
     }
 
-    private let lock = NSLock()
-    private var entries: [Key: Result<NSRegularExpression, PredicateEvaluationError>] = [:]
+    /// The compiled patterns (and the errors of patterns that do not compile), by pattern and
+    /// case option. Every read and write of the table goes through the mutex; compiling
+    /// happens outside it, so two threads may compile the same pattern once each.
+    private let entries = Mutex<[Key: Result<NSRegularExpression, PredicateEvaluationError>]>([:])
     private let capacity = 256
 
     /// A regular expression that matches `pattern` against the whole string.
     func regex(_ pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {
         let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
-        lock.lock()
-        let cached = entries[key]
-        lock.unlock()
-        if let cached { return try cached.get() }
+        if let cached = entries.withLock({ $0[key] }) { return try cached.get() }
         let compiled = Self.compile(pattern, caseInsensitive: caseInsensitive)
-        lock.lock()
-        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-        entries[key] = compiled
-        lock.unlock()
+        entries.withLock { table in
+            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = compiled
+        }
         return try compiled.get()
     }
 

@@ -102,8 +102,8 @@ final class EntitySchema: Sendable {
     let isTransient: [Bool]
     /// Per position: whether it is an ordered to-many relationship.
     let isOrdered: [Bool]
-    /// Per position: 0 for an attribute, 1 for a to-one, 2 for a to-many relationship.
-    let kinds: [UInt8]
+    /// Per position: what kind of property it is.
+    let kinds: [PropertyKind]
     /// How many slots an object of the entity has (one per property).
     let slotCount: Int
     /// Per position: the attribute's type (`nil` for relationships).
@@ -154,8 +154,8 @@ final class EntitySchema: Sendable {
         }
         slotCount = properties.count
         kinds = properties.map {
-            guard case .relationship(let relationship) = $0 else { return 0 }
-            return relationship.isToMany ? 2 : 1
+            guard case .relationship(let relationship) = $0 else { return .attribute }
+            return relationship.isToMany ? .toMany : .toOne
         }
         attributeTypes = properties.map {
             if case .attribute(let attribute) = $0 { return attribute.type }

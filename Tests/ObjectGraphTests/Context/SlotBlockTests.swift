@@ -12,9 +12,7 @@ struct SlotBlockTests {
         var arena = SlotArena()
         var runs: [SlotRange] = []
         for _ in 0..<10 {
-            let run = arena.startRun(width: 7)
-            for _ in 0..<7 { run.block.append(.value(.null)) }
-            runs.append(run)
+            runs.append(arena.fillRun(width: 7) { _ in })
         }
         // 64 slots hold 9 runs of 7; the tenth starts a block of 128.
         #expect(runs[0].block === runs[8].block)
@@ -23,13 +21,30 @@ struct SlotBlockTests {
         #expect(runs[9].offset == 0)
         #expect(runs[9].block.capacity == 128)
         for _ in 0..<20 {
-            let block = arena.startRun(width: SlotArena.largestBlock).block
-            for _ in 0..<block.room { block.append(.value(.null)) }
+            let block = arena.fillRun(width: SlotArena.largestBlock) { _ in }.block
+            #expect(block.room == 0)
             #expect(block.capacity <= SlotArena.largestBlock)
         }
-        let wide = arena.startRun(width: SlotArena.largestBlock + 5)
+        let wide = arena.fillRun(width: SlotArena.largestBlock + 5) { _ in }
         #expect(wide.offset == 0)
         #expect(wide.block.capacity == SlotArena.largestBlock + 5)
+    }
+
+    @Test("a run is whole: positions left unwritten hold null, writes past its end are dropped")
+    func runsAreWhole() {
+        var arena = SlotArena()
+        let short = arena.fillRun(width: 3) { run in run.append(.integer(1)) }
+        let long = arena.fillRun(width: 2) { run in
+            for value in 0..<5 { run.append(.integer(Int64(value))) }
+        }
+        #expect(short.block === long.block)
+        #expect(long.offset == 3)
+        #expect(short.block.count == 5)
+        let values = (0..<5).map { index -> Value? in
+            if case .value(let value) = short.block.start[index] { return value }
+            return nil
+        }
+        #expect(values == [.integer(1), .null, .null, .integer(0), .integer(1)])
     }
 
     @Test("a block releases what its slots hold when its last object goes")

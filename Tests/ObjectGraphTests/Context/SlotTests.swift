@@ -33,7 +33,7 @@ struct SlotTests {
 
     @Test("a pending row is one reference: 8 bytes a row in a store's lists")
     func pendingRowSize() {
-        #expect(MemoryLayout<PendingRow>.size == 8)
+        #expect(MemoryLayout<PendingEntry>.size == 8)
     }
 
     @Test("original slots: one word in the object; entries found, updated and walked in order")

@@ -30,7 +30,7 @@ struct PrefetchTests {
 
     static func counting(_ context: ManagedContext) throws -> QueryCounter {
         let counter = QueryCounter()
-        try context.coordinator.withStores { stores in
+        try context.coordinator.withStoresLocked { stores in
             for case let store as SQLiteStore in stores {
                 try store.database.trace { _ in counter.count += 1 }
             }

@@ -92,7 +92,12 @@ final class AtomicStore: RowTableStore {
             }
             let contents = AtomicStoreContents(
                 metadata: description.metadata, rows: rows.allRows, nextKeys: rows.nextKey)
-            let data = try format.write(contents, schema: schema)
+            let data: Data
+            do {
+                data = try format.write(contents, schema: schema)
+            } catch let error as UnwritableGraph {
+                throw StoreError.cannotWrite(path: url.path, reason: error.reason)
+            }
             try AtomicFile.write(data, to: url)
             stamp = AtomicFile.stamp(of: url)
         }

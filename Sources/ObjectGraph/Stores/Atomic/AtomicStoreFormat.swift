@@ -23,10 +23,21 @@ protocol AtomicStoreFormat: Sendable {
     ///   half a graph).
     func read(_ data: Data, path: String, schema: ModelSchema) throws -> AtomicStoreContents
     /// Writes the whole graph.
+    /// - Throws: ``UnwritableGraph`` when a row or value cannot be written in the format (the
+    ///   store reports it as ``StoreError/cannotWrite(path:reason:)``, naming its file).
     func write(_ contents: AtomicStoreContents, schema: ModelSchema) throws -> Data
 }
 
 extension AtomicStoreFormat {
     /// Keys are per inheritance tree unless a format says otherwise.
     var keysAreUniqueAcrossEntities: Bool { false }
+}
+
+/// A graph an atomic format cannot write, and why. Formats know no file; the store that called
+/// them turns this into a ``StoreError/cannotWrite(path:reason:)`` naming its file.
+struct UnwritableGraph: Error {
+    /// What cannot be written (the row, entity and property where known).
+    let reason: String
+
+    init(_ reason: String) { self.reason = reason }
 }

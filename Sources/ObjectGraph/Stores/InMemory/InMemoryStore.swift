@@ -12,14 +12,14 @@ final class InMemoryStore: RowTableStore {
 
     func save(_ changes: ChangeSet) throws {
         if description.isReadOnly {
-            throw ObjectGraphError.store("the store \(description.identifier) is read-only")
+            throw StoreError.readOnly(path: description.displayPath)
         }
         try table.apply(changes)
     }
 
     func importRows(_ rows: [StoreRow], schema: ModelSchema) throws {
         if description.isReadOnly {
-            throw ObjectGraphError.store("the store \(description.identifier) is read-only")
+            throw StoreError.readOnly(path: description.displayPath)
         }
         table.importRows(rows, schema: schema)
     }

@@ -26,36 +26,34 @@ struct SQLiteRowDecoder {
 
     /// The row under `cursor` as a ``StoreRow``; `nil` for a row of no known entity.
     mutating func storeRow(_ cursor: RowCursor) throws -> StoreRow? {
-        guard let row = try decodedRow(cursor) else { return nil }
-        var slots: [Slot] = []
-        slots.reserveCapacity(steps.count)
-        try appendSlots(cursor, key: row.id.key, to: &slots)
-        let values = slots.map(\.storedValue)
+        guard let header = try header(cursor) else { return nil }
+        var values: [StoredValue] = []
+        values.reserveCapacity(steps.count)
+        try appendValues(cursor, key: header.key, to: &values)
         return StoreRow(
-            id: row.id, entityIndex: row.entityIndex, version: row.version, values: values)
+            id: ObjectID(space: header.space, key: .permanent(header.key)),
+            entityIndex: entityIndex, version: header.version, values: values)
     }
 
-    /// Decodes the row under `cursor` and hands it to `registrar` (in `group`), with its
-    /// values unless the registrar's context holds its object loaded. A row of no known
-    /// entity is skipped.
-    mutating func decode(
-        _ cursor: RowCursor, into registrar: inout RowRegistrar, group: Int? = nil
+    /// Decodes the row under `cursor` and hands it to `sink` (in `group`), writing its values
+    /// only when the sink asks for them. A row of no known entity is skipped.
+    mutating func decode<Sink: RowSink>(
+        _ cursor: RowCursor, into sink: inout Sink, group: Int? = nil
     ) throws {
-        guard var row = try decodedRow(cursor) else { return }
-        row.registration = registrar.registration(of: row.id)
-        if !row.registration.isLoaded {
-            // Straight into the context's slot blocks: the new object's slots are these.
-            let run = registrar.context.link.arena.startRun(width: steps.count)
-            var block = run.block
-            try appendSlots(cursor, key: row.id.key, to: &block)
-            assert(block.count == Int(run.offset) + steps.count, "interleaved slot runs")
-            row.storage = run
+        guard let header = try header(cursor) else { return }
+        try sink.take(
+            id: ObjectID(space: header.space, key: .permanent(header.key)),
+            entityIndex: entityIndex, version: header.version, width: steps.count, group: group
+        ) { values in
+            try appendValues(cursor, key: header.key, to: &values)
         }
-        try registrar.take(row, group: group)
     }
 
-    /// The row under `cursor` without its values; `nil` for a row of no known entity.
-    private mutating func decodedRow(_ cursor: RowCursor) throws -> DecodedRow? {
+    /// The key, ID space and version of the row under `cursor` (its entity found and
+    /// remembered); `nil` for a row of no known entity.
+    private mutating func header(_ cursor: RowCursor) throws
+        -> (key: Int64, space: ObjectIDSpace, version: Int64)?
+    {
         guard let pk = try cursor.integer(at: 0),
             let number = try soleEntityNumber ?? cursor.integer(at: 1)
         else {
@@ -73,48 +71,34 @@ struct SQLiteRowDecoder {
         }
         guard let space else { return nil }
         let version = try cursor.integer(at: 2) ?? 0
-        return DecodedRow(
-            id: ObjectID(space: space, key: .permanent(pk)), entityIndex: entityIndex,
-            version: version)
+        return (pk, space, version)
     }
 
-    /// Appends the values of the row under `cursor` (of the entity ``decodedRow(_:)`` found)
-    /// to `slots`, one per property position.
-    private func appendSlots(
-        _ cursor: RowCursor, key: ObjectID.Key, to slots: inout some SlotSink
+    /// Appends the values of the row under `cursor` (of the entity ``header(_:)`` found) to
+    /// `values`, one per property position.
+    private func appendValues(
+        _ cursor: RowCursor, key: Int64, to values: inout some RowValueWriter
     ) throws {
         for position in steps.indices {
             switch steps[position] {
             case .attribute(let attribute):
                 do {
-                    slots.append(.value(try store.attributeValue(cursor, attribute)))
+                    values.append(try store.attributeValue(cursor, attribute))
                 } catch let error as ValueCodingError {
                     let property = store.schema.entities[entityIndex].properties[position].name
-                    var row = "\(key)"
-                    if case .permanent(let pk) = key { row = String(pk) }
                     throw StoreError.sqlite(
                         path: store.path,
-                        message: "\(entityName).\(property) of row \(row): \(error)")
+                        message: "\(entityName).\(property) of row \(key): \(error)")
                 }
             case .toOne(let column, let entityColumn, let destination):
-                slots.append(
-                    try store.toOneTarget(
-                        cursor, column: column, entityColumn: entityColumn,
-                        destination: destination))
+                try store.appendToOneTarget(
+                    cursor, column: column, entityColumn: entityColumn, destination: destination,
+                    to: &values)
             case .toMany:
-                slots.append(.toManyFault(nil))
+                values.appendUnreadToMany()
             case .transient:
-                slots.append(.value(.null))
+                values.append(.null)
             }
         }
     }
 }
-
-/// Where decoded slots go, in property order: an array, or a run in a ``SlotBlock`` that has
-/// room for them.
-protocol SlotSink {
-    mutating func append(_ slot: Slot)
-}
-
-extension Array: SlotSink where Element == Slot {}
-extension SlotBlock: SlotSink {}

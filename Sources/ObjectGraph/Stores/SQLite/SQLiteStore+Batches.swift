@@ -15,9 +15,9 @@ extension SQLiteStore {
         return found
     }
 
-    func decodedRows(for ids: [ObjectID], into registrar: inout RowRegistrar) throws {
+    func decodedRows<Sink: RowSink>(for ids: [ObjectID], into sink: inout Sink) throws {
         var decoder = SQLiteRowDecoder(store: self)
-        try rows(for: ids) { try decoder.decode($0, into: &registrar) }
+        try rows(for: ids) { try decoder.decode($0, into: &sink) }
     }
 
     func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
@@ -36,13 +36,12 @@ extension SQLiteStore {
         return result
     }
 
-    func relatedDecodedRows(
-        of owners: [ObjectID], entityIndex: Int, position: Int,
-        into registrar: inout RowRegistrar
+    func relatedDecodedRows<Sink: RowSink>(
+        of owners: [ObjectID], entityIndex: Int, position: Int, into sink: inout Sink
     ) throws -> Bool {
         var decoder = SQLiteRowDecoder(store: self, table: destinationTable(entityIndex, position))
         try relatedRows(of: owners, entityIndex: entityIndex, position: position) {
-            try decoder.decode($0, into: &registrar, group: $1)
+            try decoder.decode($0, into: &sink, group: $1)
         }
         return true
     }

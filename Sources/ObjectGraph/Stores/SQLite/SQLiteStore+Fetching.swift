@@ -3,7 +3,7 @@ import SQLiteDatabase
 
 /// Fetches and counts compiled to SQL. What the compiler cannot translate is left to the
 /// context's in-memory evaluator (the store answers `nil`), so the answer never differs.
-extension SQLiteStore: RowDecodingStore {
+extension SQLiteStore: RowDecodingStore, SQLQueryingStore {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
         guard let compiled = compiledSelect(query) else { return nil }
         return try sqlite {
@@ -33,9 +33,9 @@ extension SQLiteStore: RowDecodingStore {
         }
     }
 
-    /// ``fetch(_:)`` for whole rows, decoded straight into slots and handed to `registrar` row
-    /// by row (see ``RowDecodingStore``).
-    func fetchDecoded(_ query: StoreQuery, into registrar: inout RowRegistrar) throws -> Bool {
+    /// ``fetch(_:)`` for whole rows, decoded straight into `sink` row by row (see
+    /// ``RowDecodingStore``).
+    func fetchDecoded<Sink: RowSink>(_ query: StoreQuery, into sink: inout Sink) throws -> Bool {
         var query = query
         query.result = .rows
         guard let compiled = compiledSelect(query) else { return false }
@@ -44,7 +44,7 @@ extension SQLiteStore: RowDecodingStore {
                 arguments: compiled.statementArguments)
             var decoder = SQLiteRowDecoder(
                 store: self, table: entityLayouts[query.entityIndex].tableName)
-            while try cursor.step() { try decoder.decode(cursor, into: &registrar) }
+            while try cursor.step() { try decoder.decode(cursor, into: &sink) }
         }
         return true
     }
@@ -62,6 +62,14 @@ extension SQLiteStore: RowDecodingStore {
         }
         let afterOffset = max(0, total - max(0, query.offset))
         return query.limit > 0 ? min(afterOffset, query.limit) : afterOffset
+    }
+
+    var rowDecoding: (any RowDecodingStore)? { self }
+
+    var sqlQuerying: (any SQLQueryingStore)? { self }
+
+    func sqlText(for query: StoreQuery) -> String? {
+        compiledSelect(query)?.description
     }
 
     /// The SQL of `query`, or `nil` when part of it cannot run in SQL.

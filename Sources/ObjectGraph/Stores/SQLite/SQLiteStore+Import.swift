@@ -25,6 +25,6 @@ extension SQLiteStore {
                 }
             }
         }
-        try save(ChangeSet(inserted: rows.map(PendingRow.row)))
+        try save(ChangeSet(inserting: rows))
     }
 }

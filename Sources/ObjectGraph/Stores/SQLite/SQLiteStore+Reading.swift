@@ -157,19 +157,24 @@ extension SQLiteStore {
         return try ValueCoding.value(from: stored, type: type)
     }
 
-    /// The slot of a to-one relationship whose target's key is in `column` of the current row
-    /// (its entity from `entityColumn` when the destination has subentities): a fault to the
-    /// target, or no target.
-    func toOneTarget(
-        _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: ObjectIDSpace
-    ) throws -> Slot {
-        guard let target = try cursor.integer(at: column) else { return .toOne(nil) }
+    /// Writes the to-one relationship whose target's key is in `column` of the current row
+    /// (its entity from `entityColumn` when the destination has subentities) to `values`: the
+    /// target's key, or no target.
+    func appendToOneTarget(
+        _ cursor: RowCursor, column: Int, entityColumn: Int?, destination: ObjectIDSpace,
+        to values: inout some RowValueWriter
+    ) throws {
+        guard let target = try cursor.integer(at: column) else {
+            values.appendToOne(nil)
+            return
+        }
         if let entityColumn, let targetNumber = try cursor.integer(at: entityColumn),
             let targetIndex = schemaIndexByNumber[Int(truncatingIfNeeded: targetNumber)]
         {
-            return .toOneFault(idSpace(schema.entities[targetIndex].name), target)
+            values.appendToOne(space: idSpace(schema.entities[targetIndex].name), key: target)
+            return
         }
-        return .toOneFault(destination, target)
+        values.appendToOne(space: destination, key: target)
     }
 
     func objectID(_ entity: String, _ key: Int64) -> ObjectID {

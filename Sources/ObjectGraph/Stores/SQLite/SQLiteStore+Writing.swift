@@ -241,7 +241,7 @@ extension SQLiteStore {
     }
 
     /// The distinct entities of `rows` (few; found in one pass that copies no row).
-    private static func entities(of rows: [PendingRow]) -> [Int] {
+    private static func entities(of rows: PendingRows) -> [Int] {
         var result: [Int] = []
         var last = -1
         for position in rows.indices {
@@ -264,7 +264,7 @@ extension SQLiteStore {
         try writer.run(writer.insertStatement(for: index, sql: plan.insertSQL))
     }
 
-    private func update(_ rows: [PendingRow], _ writer: inout RowWriter) throws
+    private func update(_ rows: PendingRows, _ writer: inout RowWriter) throws
         -> [SaveConflict]
     {
         var conflicts: [SaveConflict] = []
@@ -340,7 +340,7 @@ extension SQLiteStore {
     }
 
     /// Sets the columns of unique indexes to NULL in `rows` (NULLs never conflict).
-    private func clearUniqueColumns(of rows: [PendingRow], _ db: Database) throws {
+    private func clearUniqueColumns(of rows: PendingRows, _ db: Database) throws {
         for row in rows {
             guard case .permanent(let pk) = row.id.key else { continue }
             let table = entityLayouts[row.entityIndex].tableName

@@ -45,7 +45,7 @@ struct BinaryStoreFormat: AtomicStoreFormat {
         do {
             meta.data(try contents.metadata.propertyListData())
         } catch {
-            throw ObjectGraphError.store("cannot write the store's metadata: \(error)")
+            throw UnwritableGraph("cannot write the store's metadata: \(error)")
         }
         Self.appendSection("META", meta.bytes, to: &writer)
 
@@ -91,7 +91,7 @@ struct BinaryStoreFormat: AtomicStoreFormat {
         guard row.entityIndex >= 0, row.entityIndex < table.entries.count,
             case .permanent(let key) = row.id.key, key > 0
         else {
-            throw ObjectGraphError.store("cannot write \(row.id): no permanent key or entity")
+            throw UnwritableGraph("cannot write \(row.id): no permanent key or entity")
         }
         let entry = table.entries[row.entityIndex]
         objects.varint(row.entityIndex)
@@ -133,7 +133,7 @@ struct BinaryStoreFormat: AtomicStoreFormat {
     private static func reference(_ id: ObjectID, schema: ModelSchema) throws -> (Int, Int64) {
         guard let entity = schema.entity(named: id.entityName), case .permanent(let key) = id.key
         else {
-            throw ObjectGraphError.store("cannot write a relationship to \(id)")
+            throw UnwritableGraph("cannot write a relationship to \(id)")
         }
         return (entity.index, key)
     }

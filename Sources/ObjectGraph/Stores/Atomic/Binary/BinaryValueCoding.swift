@@ -55,7 +55,7 @@ enum BinaryValueCoding {
             writer.string(url.absoluteString)
         case .objectID(let id):
             guard case .permanent(let key) = id.key else {
-                throw ObjectGraphError.store(
+                throw UnwritableGraph(
                     "cannot write the temporary object ID \(id) as an attribute value")
             }
             writer.byte(Tag.objectID.rawValue)

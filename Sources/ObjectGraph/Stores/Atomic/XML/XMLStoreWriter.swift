@@ -33,7 +33,7 @@ struct XMLStoreWriter {
                 identifiers.displacedKeys.isEmpty ? nil : .dictionary(identifiers.displacedKeys)
             try XMLPropertyListWriter.append(entries, indent: 12, to: &output)
         } catch {
-            throw ObjectGraphError.store("the store metadata cannot be written as XML: \(error)")
+            throw UnwritableGraph("the store metadata cannot be written as XML: \(error)")
         }
         output += "        </metadata>\n    </databaseInfo>\n"
         let ordered = contents.rows.indices.map { index in
@@ -52,7 +52,7 @@ struct XMLStoreWriter {
         guard schema.entities.indices.contains(row.entityIndex),
             let id = identifiers.identifier(of: row.id)
         else {
-            throw ObjectGraphError.store("the row \(row.id) names no entity of the model")
+            throw UnwritableGraph("the row \(row.id) names no entity of the model")
         }
         let entity = schema.entities[row.entityIndex]
         output += "    <object type=\""
@@ -67,7 +67,7 @@ struct XMLStoreWriter {
             case .attribute(let attribute):
                 guard case .value(let value) = stored, !value.isNull else { continue }
                 guard let spelling = XMLAttributeCoding.spelling(of: attribute.type) else {
-                    throw ObjectGraphError.store(
+                    throw UnwritableGraph(
                         "\(entity.name).\(attribute.name): \(attribute.type) attributes cannot "
                             + "be stored in an XML store")
                 }
@@ -75,7 +75,7 @@ struct XMLStoreWriter {
                 do {
                     text = try XMLAttributeCoding.text(for: value, type: attribute.type)
                 } catch {
-                    throw ObjectGraphError.store("\(entity.name).\(attribute.name): \(error)")
+                    throw UnwritableGraph("\(entity.name).\(attribute.name): \(error)")
                 }
                 output += "        <attribute name=\""
                 try escape(attribute.name.lowercased(), into: &output, attribute: true)
@@ -104,7 +104,7 @@ struct XMLStoreWriter {
                     references.reserveCapacity(targets.count)
                     for target in targets {
                         guard let reference = identifiers.identifier(of: target) else {
-                            throw ObjectGraphError.store(
+                            throw UnwritableGraph(
                                 "\(entity.name).\(relationship.relationship.name) of \(row.id) "
                                     + "refers to \(target), which is not in the store")
                         }
@@ -127,7 +127,7 @@ struct XMLStoreWriter {
         } catch {
             var code = String(error.scalar.value, radix: 16, uppercase: true)
             while code.count < 4 { code = "0" + code }
-            throw ObjectGraphError.store(
+            throw UnwritableGraph(
                 "\(context) holds the character U+\(code), which an XML 1.0 file cannot hold")
         }
     }

@@ -1,5 +1,9 @@
 /// A failure of an object-graph operation: what was asked, of which entity and property, and why.
 ///
+/// This is the family of misuse: a name the model lacks, a value of the wrong type, an object of
+/// another context, a request the coordinator cannot route. What goes wrong inside a store (a file
+/// that cannot be read or written) is a ``StoreError`` instead, naming the file.
+///
 /// ```swift
 /// do { try student.set("ten", for: "age") }
 /// catch let error as ObjectGraphError { print(error) }
@@ -28,8 +32,14 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
     case noStore(entity: String)
     /// The URI is not an object ID of any store of this coordinator.
     case invalidObjectURI(String)
-    /// A store failed; the message says which file and why.
-    case store(String)
+    /// The coordinator has no configuration with this name.
+    case unknownConfiguration(String)
+    /// A store of this type (``StoreType/rawValue``) needs a file URL and none was given.
+    case storeNeedsURL(type: String)
+    /// The coordinator has no store with this identifier.
+    case unknownStore(String)
+    /// A new store was asked for at a file that exists already (it is left as it is).
+    case fileExists(path: String)
     /// The operation is not supported (yet) in this configuration.
     case unsupported(String)
 
@@ -53,7 +63,11 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
         case .objectIsGone(let id): return "the object \(id) was deleted"
         case .noStore(let entity): return "no store holds entity \(entity)"
         case .invalidObjectURI(let uri): return "'\(uri)' is not an object ID of these stores"
-        case .store(let message): return message
+        case .unknownConfiguration(let name):
+            return "the model has no configuration named '\(name)'"
+        case .storeNeedsURL(let type): return "a \(type) store needs a file URL"
+        case .unknownStore(let identifier): return "the coordinator has no store \(identifier)"
+        case .fileExists(let path): return "\(path): a file is already there"
         case .unsupported(let message): return message
         }
     }

@@ -1,4 +1,5 @@
-/// Why a store could not be opened or written. Every case names the store's file.
+/// Why a store could not be opened, read or written. Every case names the store's file (a store
+/// without one, in memory, by its identifier) and says which operation failed.
 ///
 /// ```swift
 /// do { try coordinator.addStore(type: .sqlite, at: url) }
@@ -21,6 +22,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileChanged(path: String)
     /// A uniqueness constraint of the file rejected values.
     case constraintConflict(path: String, message: String)
+    /// The store could not be written (a value or row the file format cannot hold, or the file
+    /// system refused); nothing of the save was written.
+    case cannotWrite(path: String, reason: String)
     /// The file is damaged (truncated, bytes changed): the section and byte offset where
     /// reading stopped, and why. Nothing of the file was loaded.
     case corruptFile(path: String, section: String, offset: Int, reason: String)
@@ -39,6 +43,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "the save was not written (reopen the store and try again)"
         case .constraintConflict(let path, let message):
             return "\(path): a uniqueness constraint rejected the save: \(message)"
+        case .cannotWrite(let path, let reason):
+            return "\(path): cannot write the store: \(reason)"
         case .corruptFile(let path, let section, let offset, let reason):
             return "\(path): the file is damaged: \(section) section, byte \(offset): \(reason)"
         }

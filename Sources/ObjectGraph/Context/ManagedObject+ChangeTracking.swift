@@ -1,0 +1,218 @@
+/// Change tracking: what changed since the last save, the committed values kept for it, and
+/// what a store reads of the object when it is saved.
+extension ManagedObject {
+    // MARK: - Changes
+
+    /// The properties changed since the last save, with their new values: an attribute's
+    /// value, a to-one relationship's object ID (``Value/objectID(_:)``). A `Value` cannot hold a
+    /// list, so changed to-many relationships are listed with ``Value/null`` (``changedKeys``
+    /// names them too).
+    public func changedValues() -> [String: Value] {
+        var result: [String: Value] = [:]
+        for position in changedPositions() {
+            let name = schema.names[position]
+            switch slots[position] {
+            case .value(let value): result[name] = value
+            case .toOne, .toOneFault, .toOneFaultID:
+                result[name] = slots[position].toOneTarget.map(Value.objectID) ?? .null
+            case .toMany, .toManyFault: result[name] = .null
+            }
+        }
+        return result
+    }
+
+    /// The names of the properties changed since the last save.
+    public var changedKeys: Set<String> {
+        Set(changedPositions().map { schema.names[$0] })
+    }
+
+    /// The last saved values of the attributes `keys` (all attributes when `nil`); empty for an
+    /// object never saved.
+    public func committedValues(for keys: [String]? = nil) -> [String: Value] {
+        guard hasCommitted else { return [:] }
+        var result: [String: Value] = [:]
+        for position in schema.attributePositions {
+            let name = schema.names[position]
+            if let keys, !keys.contains(name) { continue }
+            if case .value(let value)? = committedSlot(at: position) { result[name] = value }
+        }
+        return result
+    }
+
+    // MARK: - Committed values
+
+    /// The committed value at `position` (`nil` when the object has none).
+    func committedSlot(at position: Int) -> Slot? {
+        guard hasCommitted else { return nil }
+        return originals.slot(at: position) ?? slots[position]
+    }
+
+    /// Keeps the committed value of `position` before its first change.
+    func rememberOriginal(at position: Int) {
+        guard hasCommitted, originals.slot(at: position) == nil else { return }
+        originals.append(slots[position], at: position)
+    }
+
+    /// Makes the current values the committed ones (after a save or a load).
+    func commitValues() {
+        hasCommitted = true
+        if !originals.isEmpty { originals = .none }
+    }
+
+    /// Puts the committed values back (discarding unsaved changes).
+    func revertToCommitted() {
+        originals.forEach { slot, position in
+            slots[position] = slot
+            return true
+        }
+        if !originals.isEmpty { originals = .none }
+    }
+
+    /// Forgets the committed values (the object is new again, or a fault).
+    func forgetCommittedValues() {
+        hasCommitted = false
+        if !originals.isEmpty { originals = .none }
+    }
+
+    /// A committed to-many value that was an unloaded fault becomes the IDs just loaded (so
+    /// loading a relationship does not count as changing it).
+    func fillCommittedFault(at position: Int, with ids: [ObjectID]) {
+        originals.update(at: position) { slot in
+            if case .toManyFault(nil) = slot { return .toManyFault(ids) }
+            return slot
+        }
+    }
+
+    /// Calls `body` with each position whose value differs from the committed one (every
+    /// non-empty one for an object never saved), in no particular order, until `body` returns
+    /// false. The one walk behind ``hasChangedValues``, ``changedPositionMask()`` and
+    /// ``changedPositions()``.
+    fileprivate func visitChangedPositions(_ body: (Int) -> Bool) {
+        guard state == .loaded else { return }
+        let transient = schema.isTransient
+        if hasCommitted {
+            originals.forEach { original, position in
+                if transient[position]
+                    || Self.same(slots[position], original, ordered: isOrdered(position))
+                {
+                    return true
+                }
+                return body(position)
+            }
+        } else {
+            for position in slots.indices where !transient[position] {
+                if Self.same(slots[position], nil, ordered: false) { continue }
+                if !body(position) { return }
+            }
+        }
+    }
+
+    /// Whether ``changedPositions()`` is not empty (found without building the list).
+    var hasChangedValues: Bool {
+        var found = false
+        visitChangedPositions { _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// ``changedPositions()`` as a bit per position, without building the list: `0` when
+    /// nothing changed, `nil` when a changed position is past 63.
+    func changedPositionMask() -> UInt64? {
+        var mask: UInt64 = 0
+        var wide = false
+        visitChangedPositions { position in
+            guard position < 64 else {
+                wide = true
+                return false
+            }
+            mask |= 1 << UInt64(position)
+            return true
+        }
+        return wide ? nil : mask
+    }
+
+    /// The positions whose value differs from the committed one (all non-empty ones for an
+    /// object never saved), in ascending order.
+    func changedPositions() -> [Int] {
+        var result: [Int] = []
+        visitChangedPositions { position in
+            result.append(position)
+            return true
+        }
+        return result.count > 1 ? result.sorted() : result
+    }
+
+    fileprivate func isOrdered(_ position: Int) -> Bool { schema.isOrdered[position] }
+
+    static func same(_ lhs: Slot, _ rhs: Slot?, ordered: Bool) -> Bool {
+        guard let rhs else {
+            switch lhs {
+            case .value(let value): return value == .null
+            case .toOne(let object): return object == nil
+            case .toOneFault, .toOneFaultID: return false
+            case .toMany(let objects): return objects.isEmpty
+            case .toManyFault(let ids): return ids?.isEmpty ?? true
+            }
+        }
+        switch (lhs, rhs) {
+        case (.value(let a), .value(let b)): return a == b
+        case (.toOne, .toOne), (.toOne, .toOneFault), (.toOneFault, .toOne),
+            (.toOneFault, .toOneFault), (.toOneFaultID, _), (_, .toOneFaultID):
+            return lhs.toOneTarget == rhs.toOneTarget
+        case (.toManyFault(nil), .toManyFault(nil)):
+            return true
+        default:
+            let a = toManyIDs(lhs)
+            let b = toManyIDs(rhs)
+            return ordered ? a == b : (a.count == b.count && Set(a) == Set(b))
+        }
+    }
+
+    fileprivate static func toManyIDs(_ slot: Slot) -> [ObjectID] {
+        switch slot {
+        case .toMany(let objects): return objects.map(\.objectID)
+        case .toManyFault(let ids): return ids ?? []
+        default: return []
+        }
+    }
+}
+
+/// Reads a context's objects in the change set it saves (see ``PendingRow``): in place, no
+/// copy. Every object of a context's change set is a ``ManagedObject`` (the context puts only
+/// its own objects there), so each is taken as one without a dynamic cast.
+struct ManagedObjectReader: PendingObjectReader {
+    @inline(__always)
+    private func managed(_ object: AnyObject) -> ManagedObject {
+        unsafeDowncast(object, to: ManagedObject.self)
+    }
+
+    func objectID(of object: AnyObject) -> ObjectID { managed(object).objectID }
+
+    func entityIndex(of object: AnyObject) -> Int { managed(object).schema.index }
+
+    func version(of object: AnyObject) -> Int64 { managed(object).version }
+
+    func changedMask(of object: AnyObject) -> UInt64? {
+        let object = managed(object)
+        return object.insertedFlag ? nil : object.changedPositionMask()
+    }
+
+    func positionCount(of object: AnyObject) -> Int { managed(object).schema.slotCount }
+
+    func storedValue(of object: AnyObject, at position: Int) -> StoredValue {
+        let object = managed(object)
+        if object.schema.isTransient[position] { return .value(.null) }
+        return object.slots[position].storedValue
+    }
+
+    func attributeValue(of object: AnyObject, at position: Int) -> Value {
+        if case .value(let value) = managed(object).slots[position] { return value }
+        return .null
+    }
+
+    func toOneID(of object: AnyObject, at position: Int) -> ObjectID? {
+        managed(object).slots[position].toOneTarget
+    }
+}

@@ -1,0 +1,51 @@
+/// Saving: a context's change set routed to the stores of its entities, checked by every store
+/// before any writes.
+extension StoreCoordinator {
+    /// Saves `changes`, each row in the store of its entity. Every store checks its part for
+    /// optimistic-locking conflicts before any store writes; each store then writes its part
+    /// atomically.
+    ///
+    /// - Returns: each store's part that was saved (for the caller to commit from), and, when
+    ///   some stores saved and then one failed, the ``SaveError/partial(saved:failed:error:)``
+    ///   to report.
+    /// - Throws: ``SaveError/store(_:)`` with ``StoreError/readOnly(path:)`` for a read-only
+    ///   store taking part,
+    ///   ``SaveError/conflicts(_:)``, ``ObjectGraphError/noStore(entity:)``, or a store's error
+    ///   when no store saved: nothing was written.
+    func save(_ changes: ChangeSet) throws -> SaveOutcome {
+        try withStoresLocked { stores in
+            let plan = try SavePlan(changes, stores: stores, schema: schema)
+            var conflicts: [SaveConflict] = []
+            for (store, part) in plan.work {
+                if store.description.isReadOnly {
+                    throw SaveError.store(.readOnly(path: store.description.displayPath))
+                }
+                conflicts += try store.conflicts(in: part)
+            }
+            guard conflicts.isEmpty else { throw SaveError.conflicts(conflicts) }
+            var saved: [StoreDescription] = []
+            for (index, (store, part)) in plan.work.enumerated() {
+                do {
+                    try store.save(part)
+                    saved.append(store.description)
+                } catch {
+                    if saved.isEmpty { throw error }
+                    return SaveOutcome(
+                        saved: plan.work[..<index].map(\.changes),
+                        failure: .partial(
+                            saved: saved, failed: store.description, error: "\(error)"))
+                }
+            }
+            return SaveOutcome(saved: plan.work.map(\.changes), failure: nil)
+        }
+    }
+}
+
+/// What a save wrote: the parts the stores saved, for the context to commit, and the error to
+/// report when a store failed after others had saved.
+struct SaveOutcome {
+    /// The parts the stores saved.
+    let saved: [ChangeSet]
+    /// `nil` when every store saved; else a ``SaveError/partial(saved:failed:error:)``.
+    let failure: SaveError?
+}
