@@ -27,7 +27,7 @@ let package = Package(
         .target(
             name: "ObjectGraph", dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive"]),
         .target(name: "AppContainer"),
-        .target(name: "Preferences", dependencies: ["AppContainer"]),
+        .target(name: "Preferences", dependencies: ["AppContainer", "Archive"]),
         .target(name: "Archive"),
         .target(name: "Keychain", dependencies: ["SQLiteDatabase", "COpenSSL", "AppContainer"]),
 
@@ -54,7 +54,8 @@ let package = Package(
         .testTarget(name: "ObjectGraphCLITests", dependencies: ["ObjectGraphCLI", "ObjectGraph"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(name: "AppContainerTests", dependencies: ["AppContainer"]),
-        .testTarget(name: "PreferencesTests", dependencies: ["Preferences", "AppContainer"]),
+        .testTarget(
+            name: "PreferencesTests", dependencies: ["Preferences", "AppContainer", "Archive"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
         .testTarget(
             name: "KeychainTests", dependencies: ["Keychain", "AppContainer", "SQLiteDatabase"]),

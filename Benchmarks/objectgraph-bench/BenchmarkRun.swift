@@ -38,8 +38,9 @@ struct BenchmarkRun {
                 format:
                     "insert with an undo manager: %.4f s wall, %.4f s CPU, peak %d KB"
                     + " (default context: %.4f s wall, %.4f s CPU, peak %d KB)",
-                withUndo.seconds, withUndo.cpuSeconds, withUndo.peakRSSKB, insert.objectGraph.seconds,
-                insert.objectGraph.cpuSeconds, insert.objectGraph.peakRSSKB)
+                withUndo.seconds, withUndo.cpuSeconds, withUndo.peakRSSKB,
+                insert.objectGraph.seconds, insert.objectGraph.cpuSeconds,
+                insert.objectGraph.peakRSSKB)
             print(
                 options.json
                     ? "{\"op\": \"insert_with_undo\", \"n\": \(options.n), "

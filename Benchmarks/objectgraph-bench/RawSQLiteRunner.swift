@@ -270,4 +270,3 @@ struct RawPerson {
             created: statement.double(8))
     }
 }
-

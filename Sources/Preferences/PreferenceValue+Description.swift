@@ -36,7 +36,17 @@ extension PreferenceValue: CustomStringConvertible {
         }
     }
 
-    /// `value` as is when it is a plain word, else in double quotes with escapes.
+    /// `value` as an old-style property-list string, the way `defaults read` shows one.
+    ///
+    /// The policy: a plain word (a non-empty run of ASCII letters, digits and `_.$/:-`) is
+    /// written as it is; anything else goes in double quotes, where `"` and `\` get a backslash,
+    /// line feed and tab become `\n` and `\t`, and every other character (other control
+    /// characters, non-ASCII) is written as it is, so the text stays readable.
+    ///
+    /// This is not ObjectGraph's `StringLiteral` quoting, on purpose: that one always quotes and
+    /// writes other control characters as `\u0007`, for predicate format strings and JSON;
+    /// old-style property lists leave plain words unquoted and have escapes of their own. (And
+    /// Preferences does not depend on ObjectGraph.)
     static func quotedIfNeeded(_ value: String) -> String {
         let plain =
             !value.isEmpty

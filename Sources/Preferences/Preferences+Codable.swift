@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 extension Preferences {
@@ -47,29 +48,10 @@ extension Preferences {
         }
     }
 
-    /// The useful part of a coding error.
+    /// The text of a coding error: Archive's wording (``CodingErrorText``), with the coding
+    /// path counted from the value (the first component is the index in the array it is
+    /// wrapped in for the property-list coders).
     static func describe(_ error: any Error) -> String {
-        switch error {
-        case EncodingError.invalidValue(_, let context):
-            return context.debugDescription
-        case DecodingError.typeMismatch(let type, let context):
-            return "expected \(type) at \(path(context.codingPath)): \(context.debugDescription)"
-        case DecodingError.valueNotFound(let type, let context):
-            return "no \(type) at \(path(context.codingPath))"
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
-        case DecodingError.dataCorrupted(let context):
-            return "\(context.debugDescription) at \(path(context.codingPath))"
-        default:
-            return "\(error)"
-        }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        // The first component is the wrapping array's index.
-        let components = codingPath.dropFirst().map { key in
-            key.intValue.map { "[\($0)]" } ?? key.stringValue
-        }
-        return components.isEmpty ? "the top level" : components.joined(separator: ".")
+        CodingErrorText.describe(error, ignoringFirst: 1)
     }
 }

@@ -204,4 +204,18 @@ private struct KeychainCommandFixture {
         #expect(missing.status == 2)
         #expect(missing.error.contains("-w [<password>]"))
     }
+
+    @Test func attributesAreQuotedAsLiterals() throws {
+        let fixture = try KeychainCommandFixture()
+        defer { fixture.remove() }
+        let comment = "say \"hi\" \\ then\na new line"
+        let add = fixture.run([
+            "add-generic-password", "-s", "quoting", "-a", "ada", "-w", "pw", "-j", comment,
+        ])
+        #expect(add.status == 0)
+        let found = fixture.run(["find-generic-password", "-s", "quoting"])
+        #expect(found.status == 0)
+        // One line per attribute: the backslash and the line feed are escaped too.
+        #expect(found.output.contains(#"    "icmt"<blob>="say \"hi\" \\ then\na new line""# + "\n"))
+    }
 }

@@ -249,14 +249,17 @@ enum CanonicalPrinter {
         case .integer(let n): out += String(n)
         case .double(let d): out += number(d)
         case .bool(let b): out += b ? "TRUE" : "FALSE"
-        case .string(let s): out += quoted(s)
-        case .decimal(let d): out += "CAST(\(quoted(d.description)), \"NSDecimalNumber\")"
+        case .string(let s): StringLiteral.appendQuoted(s, to: &out)
+        case .decimal(let d):
+            out += "CAST(\(StringLiteral.quoted(d.description)), \"NSDecimalNumber\")"
         case .date(let date):
             out += "CAST(\(number(date.timeIntervalSinceReferenceDate)), \"NSDate\")"
-        case .data(let data): out += "CAST(\(quoted(data.base64EncodedString())), \"NSData\")"
-        case .uuid(let uuid): out += "CAST(\(quoted(uuid.uuidString)), \"NSUUID\")"
-        case .uri(let url): out += "CAST(\(quoted(url.absoluteString)), \"NSURL\")"
-        case .objectID(let id): out += "CAST(\(quoted(id.description)), \"NSManagedObjectID\")"
+        case .data(let data):
+            out += "CAST(\(StringLiteral.quoted(data.base64EncodedString())), \"NSData\")"
+        case .uuid(let uuid): out += "CAST(\(StringLiteral.quoted(uuid.uuidString)), \"NSUUID\")"
+        case .uri(let url): out += "CAST(\(StringLiteral.quoted(url.absoluteString)), \"NSURL\")"
+        case .objectID(let id):
+            out += "CAST(\(StringLiteral.quoted(id.description)), \"NSManagedObjectID\")"
         }
     }
 
@@ -268,28 +271,6 @@ enum CanonicalPrinter {
         }
         let text = "\(d)"
         return text.contains(".") || text.contains("e") ? text : text + ".0"
-    }
-
-    /// A `"`-quoted string with `\` escapes for quotes, backslashes and control characters.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }
 

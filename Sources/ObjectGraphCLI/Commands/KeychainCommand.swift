@@ -1,5 +1,6 @@
 import Foundation
 import Keychain
+import enum ObjectGraph.StringLiteral
 
 /// `objectgraph keychain add-generic-password|find-generic-password|delete-generic-password|
 /// dump|create-key-file`: the user's keychain, after the macOS `security` tool and its flags.
@@ -292,8 +293,7 @@ struct KeychainCommand: Command {
     /// The attributes in the shape of `security find-generic-password`.
     static func describe(_ attributes: KeychainAttributes, location: KeychainLocation) -> String {
         func quoted(_ text: String?) -> String {
-            guard let text else { return "<NULL>" }
-            return "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            text.map(StringLiteral.quoted) ?? "<NULL>"
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

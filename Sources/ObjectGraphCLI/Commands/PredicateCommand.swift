@@ -222,28 +222,6 @@ extension PredicateCommand {
             }
             throw Problem(description: "unsupported JSON value")
         }
-
-        /// `"text"` with JSON escapes.
-        static func quoted(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
-        }
     }
 }
 
@@ -260,7 +238,7 @@ extension PredicateCommand {
         }
 
         static func failure(_ message: String) -> String {
-            "{\"ok\":false,\"error\":\(JSON.quoted(message))}"
+            "{\"ok\":false,\"error\":\(StringLiteral.quoted(message))}"
         }
 
         /// The response line for one request line.
@@ -329,10 +307,10 @@ extension PredicateCommand {
                 } catch {
                     failed = true
                     results.append("null")
-                    errors.append(JSON.quoted("\(error)"))
+                    errors.append(StringLiteral.quoted("\(error)"))
                 }
             }
-            var out = "{\"ok\":true,\"format\":\(JSON.quoted(predicate.description))"
+            var out = "{\"ok\":true,\"format\":\(StringLiteral.quoted(predicate.description))"
             out += ",\"results\":[" + results.joined(separator: ",") + "]"
             if failed { out += ",\"errors\":[" + errors.joined(separator: ",") + "]" }
             return out + "}"

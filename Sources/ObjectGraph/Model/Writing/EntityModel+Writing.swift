@@ -32,13 +32,24 @@ extension EntityModel {
     /// - Throws: ``ModelWriteError`` naming the path that could not be written and why.
     public func write(to url: URL) throws {
         let target = ModelFileTarget(url)
+        // Worked out first, so a version name XML cannot hold leaves nothing half-written.
+        var currentVersionPlist: Data?
+        if let currentVersion = target.currentVersionFile {
+            do {
+                currentVersionPlist = try ModelFileTarget.currentVersionPlist(
+                    naming: target.versionName)
+            } catch {
+                throw ModelWriteError(
+                    path: currentVersion.path,
+                    reason: "cannot name the current version: its name holds \(error)")
+            }
+        }
         for folder in target.folders {
             try ModelFileTarget.createFolder(folder)
         }
         try ModelFileTarget.write(xmlData(), to: target.contentsFile)
-        if let currentVersion = target.currentVersionFile {
-            try ModelFileTarget.write(
-                ModelFileTarget.currentVersionPlist(naming: target.versionName), to: currentVersion)
+        if let currentVersion = target.currentVersionFile, let currentVersionPlist {
+            try ModelFileTarget.write(currentVersionPlist, to: currentVersion)
         }
     }
 }

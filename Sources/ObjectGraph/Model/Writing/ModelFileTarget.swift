@@ -37,8 +37,15 @@ struct ModelFileTarget {
     }
 
     /// The standard `.xccurrentversion` plist naming `versionName`: one tab of indent and a
-    /// final newline, byte for byte what Xcode writes.
-    static func currentVersionPlist(naming versionName: String) -> Data {
+    /// final newline, byte for byte what Xcode writes. The name is escaped as XML element text
+    /// (``XMLEscaping``).
+    ///
+    /// - Throws: ``XMLEscaping/UnrepresentableCharacter`` when the name holds a character XML
+    ///   1.0 cannot hold.
+    static func currentVersionPlist(naming versionName: String)
+        throws(XMLEscaping.UnrepresentableCharacter) -> Data
+    {
+        let escapedName = try XMLEscaping.escaped(versionName, as: .text)
         let lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "#
@@ -46,17 +53,11 @@ struct ModelFileTarget {
             #"<plist version="1.0">"#,
             "<dict>",
             "\t<key>_XCCurrentVersionName</key>",
-            "\t<string>\(plistEscaped(versionName))</string>",
+            "\t<string>\(escapedName)</string>",
             "</dict>",
             "</plist>",
         ]
         return Data((lines.joined(separator: "\n") + "\n").utf8)
-    }
-
-    private static func plistEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;")
-            .replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Creates `folder` and its parents unless it is already a folder.

@@ -49,7 +49,10 @@ struct XMLOutputElement {
             output += " "
             output += attribute.name
             output += "=\""
-            output += XMLEscaping.attributeValue(attribute.value)
+            // Model text is not user data: U+FFFD for what XML cannot hold keeps the file
+            // one Xcode opens (see XMLEscaping).
+            XMLEscaping.appendReplacingUnrepresentable(
+                attribute.value, to: &output, as: .attributeValue)
             output += "\""
         }
         guard !children.isEmpty else {

@@ -32,7 +32,7 @@ enum XMLPropertyListWriter {
         switch value {
         case .string(let text):
             output += pad + "<string>"
-            try XMLTextEscaping.append(text, to: &output)
+            try XMLEscaping.append(text, to: &output, as: .text)
             output += "</string>\n"
         case .integer(let number): output += pad + "<integer>\(number)</integer>\n"
         case .real(let number): output += pad + "<real>\(number)</real>\n"
@@ -56,7 +56,7 @@ enum XMLPropertyListWriter {
             output += pad + "<dict>\n"
             for key in entries.keys.sorted() {
                 output += pad + "    <key>"
-                try XMLTextEscaping.append(key, to: &output)
+                try XMLEscaping.append(key, to: &output, as: .text)
                 output += "</key>\n"
                 if let item = entries[key] { try append(item, indent: indent + 4, to: &output) }
             }

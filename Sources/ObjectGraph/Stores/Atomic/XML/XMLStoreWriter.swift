@@ -123,7 +123,7 @@ struct XMLStoreWriter {
         attribute: Bool = false
     ) throws {
         do {
-            try XMLTextEscaping.append(text, to: &output, inAttribute: attribute)
+            try XMLEscaping.append(text, to: &output, as: attribute ? .attributeValue : .text)
         } catch {
             var code = String(error.scalar.value, radix: 16, uppercase: true)
             while code.count < 4 { code = "0" + code }

@@ -169,7 +169,7 @@ final class XMLStreamReader {
                 text += "</\(name)>"
             case .text, .whitespace:
                 do {
-                    try XMLTextEscaping.append(value, to: &text)
+                    try XMLEscaping.append(value, to: &text, as: .text)
                 } catch {
                     throw failure("the metadata holds a character XML cannot hold")
                 }
