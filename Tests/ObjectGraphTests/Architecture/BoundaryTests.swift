@@ -31,6 +31,15 @@ private let boundaryRules: [BoundaryRule] = [
     .names(
         "Context and Fetch name no Stores type", ["Context", "Fetch"], mustNotName: ["Stores"],
         "contexts reach stores only through StoreCoordinator and never name a concrete store"),
+    .identifiers(
+        "Context and Fetch reach stores only through StoreCoordinator's methods",
+        ["Context", "Fetch"],
+        mustNotSpell: [
+            "withStoresLocked", "PersistentStore", "RowDecodingStore", "SQLQueryingStore",
+            "rowDecoding", "sqlQuerying",
+        ],
+        "the coordinator's lock and its stores are its own: ask it (fetch, count, rows, save, …)"
+            + " and let it route to the store"),
     .casts(
         "No cast to a …Store type of Stores or Coordinator outside them",
         ["Model", "Value", "Predicate", "Schema", "Errors", "Context", "Fetch"],
@@ -189,5 +198,24 @@ extension BoundaryRule: CustomTestStringConvertible {
                 "Fetch/F.swift:2 SQLiteStore", "Fetch/F.swift:3 AtomicStore",
                 "Coordinator/C.swift:3 StoreLayout",
             ])
+    }
+
+    @Test func scannerFindsStoreAccessFromContexts() {
+        let files: [(path: String, text: String)] = [
+            ("Coordinator/C.swift", "final class StoreCoordinator {}"),
+            (
+                "Context/X.swift",
+                """
+                // withStoresLocked in a comment is fine.
+                func f(_ coordinator: StoreCoordinator) {
+                    coordinator.withStoresLocked { stores in _ = stores }
+                    _ = "withStoresLocked"
+                }
+                """
+            ),
+        ]
+        let found = BoundaryChecker.violations(in: files, rules: boundaryRules)
+            .map { "\($0.path):\($0.line):\($0.column) \($0.name)" }
+        #expect(found == ["Context/X.swift:3:17 withStoresLocked"])
     }
 }

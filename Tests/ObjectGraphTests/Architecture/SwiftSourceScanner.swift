@@ -12,6 +12,9 @@ struct BoundaryRule: Sendable, CustomStringConvertible {
         /// The layers must not cast to the forbidden layers' types whose name ends with `suffix`
         /// (any name when `suffix` is empty).
         case casts(suffix: String)
+        /// The layers must not spell these identifiers at all, as a type or as a member (the
+        /// store-facing parts of a type the layers may otherwise use).
+        case identifiers(Set<String>)
     }
 
     /// The rule's name, as the test reports it.
@@ -40,6 +43,15 @@ struct BoundaryRule: Sendable, CustomStringConvertible {
         BoundaryRule(
             name: name, layers: layers, kind: .casts(suffix: suffix), forbidden: forbidden,
             why: why)
+    }
+
+    /// A rule forbidding `layers` to spell any of `identifiers`, as a type or a member.
+    static func identifiers(
+        _ name: String, _ layers: [String], mustNotSpell identifiers: Set<String>,
+        _ why: String
+    ) -> BoundaryRule {
+        BoundaryRule(
+            name: name, layers: layers, kind: .identifiers(identifiers), forbidden: [], why: why)
     }
 
     var description: String { name }
@@ -593,6 +605,19 @@ enum BoundaryChecker {
                     for cast in casts
                     where !shadowing.contains(cast.text) && cast.text.hasSuffix(suffix) {
                         record(cast, rule, bounds: Set(rule.forbidden), isCast: true)
+                    }
+                case .identifiers(let identifiers):
+                    for token in file.tokens
+                    where token.kind == .identifier && identifiers.contains(token.text)
+                        && seen.insert([file.path, "\(token.line)", token.text, rule.name])
+                            .inserted
+                    {
+                        result.append(
+                            BoundaryViolation(
+                                path: file.path, line: token.line, column: token.column,
+                                layer: layer, name: token.text,
+                                declaredIn: "the rule's list of names", rule: rule.name,
+                                isCast: false, why: rule.why))
                     }
                 }
             }
