@@ -29,7 +29,7 @@ extension ManagedContext {
         // From here the change set's lists are the only lists of the objects saved (the
         // batch's is emptied once they are made): the stores write, and the context commits,
         // from them.
-        var changes = ChangeSet(reader: ManagedObjectReader())
+        var changes = ChangeSet(reader: ManagedObjectReader.self)
         changes.insertedEntries.reserveCapacity(batch.inserted.count)
         changes.updatedEntries.reserveCapacity(batch.updatedCount)
         changes.deletedEntries.reserveCapacity(batch.deletedCount)

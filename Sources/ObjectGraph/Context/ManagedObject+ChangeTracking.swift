@@ -182,37 +182,37 @@ extension ManagedObject {
 /// Reads a context's objects in the change set it saves (see ``PendingRow``): in place, no
 /// copy. Every object of a context's change set is a ``ManagedObject`` (the context puts only
 /// its own objects there), so each is taken as one without a dynamic cast.
-struct ManagedObjectReader: PendingObjectReader {
+enum ManagedObjectReader: PendingObjectReader {
     @inline(__always)
-    private func managed(_ object: AnyObject) -> ManagedObject {
+    private static func managed(_ object: AnyObject) -> ManagedObject {
         unsafeDowncast(object, to: ManagedObject.self)
     }
 
-    func objectID(of object: AnyObject) -> ObjectID { managed(object).objectID }
+    static func objectID(of object: AnyObject) -> ObjectID { managed(object).objectID }
 
-    func entityIndex(of object: AnyObject) -> Int { managed(object).schema.index }
+    static func entityIndex(of object: AnyObject) -> Int { managed(object).schema.index }
 
-    func version(of object: AnyObject) -> Int64 { managed(object).version }
+    static func version(of object: AnyObject) -> Int64 { managed(object).version }
 
-    func changedMask(of object: AnyObject) -> UInt64? {
+    static func changedMask(of object: AnyObject) -> UInt64? {
         let object = managed(object)
         return object.insertedFlag ? nil : object.changedPositionMask()
     }
 
-    func positionCount(of object: AnyObject) -> Int { managed(object).schema.slotCount }
+    static func positionCount(of object: AnyObject) -> Int { managed(object).schema.slotCount }
 
-    func storedValue(of object: AnyObject, at position: Int) -> StoredValue {
+    static func storedValue(of object: AnyObject, at position: Int) -> StoredValue {
         let object = managed(object)
         if object.schema.isTransient[position] { return .value(.null) }
         return object.slots[position].storedValue
     }
 
-    func attributeValue(of object: AnyObject, at position: Int) -> Value {
+    static func attributeValue(of object: AnyObject, at position: Int) -> Value {
         if case .value(let value) = managed(object).slots[position] { return value }
         return .null
     }
 
-    func toOneID(of object: AnyObject, at position: Int) -> ObjectID? {
+    static func toOneID(of object: AnyObject, at position: Int) -> ObjectID? {
         managed(object).slots[position].toOneTarget
     }
 }

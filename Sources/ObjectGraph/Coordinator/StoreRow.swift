@@ -32,7 +32,7 @@ struct ChangeSet {
     /// Deleted objects (a store reads their IDs, entities and the versions they were read at).
     var deletedEntries: [PendingEntry] = []
     /// Reads the entries that are objects (`nil` when every entry is a row given whole).
-    var reader: (any PendingObjectReader)?
+    var reader: (any PendingObjectReader.Type)?
 
     /// A change set of rows given whole, all inserted (imports).
     init(inserting rows: [StoreRow]) {
@@ -40,7 +40,7 @@ struct ChangeSet {
     }
 
     /// An empty change set whose objects `reader` reads.
-    init(reader: (any PendingObjectReader)? = nil) {
+    init(reader: (any PendingObjectReader.Type)? = nil) {
         self.reader = reader
     }
 

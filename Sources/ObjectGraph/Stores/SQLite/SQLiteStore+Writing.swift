@@ -175,45 +175,49 @@ extension SQLiteStore {
 
     func save(_ changes: ChangeSet) throws {
         if description.isReadOnly { throw StoreError.readOnly(path: path) }
+        // Each list made once, not once per row (each one retains the entries' storage).
+        let inserted = changes.inserted
+        let updated = changes.updated
+        let deleted = changes.deleted
         if textIsNFC,
-            !changes.inserted.indices.allSatisfy({ textIsNFC(changes.inserted[$0]) })
-                || !changes.updated.indices.allSatisfy({ textIsNFC(changes.updated[$0]) })
+            !inserted.indices.allSatisfy({ textIsNFC(inserted[$0]) })
+                || !updated.indices.allSatisfy({ textIsNFC(updated[$0]) })
         {
             textIsNFC = false
         }
-        let updatedPlans = Self.entities(of: changes.updated).map(writePlan(for:))
-        let insertedPlans = Self.entities(of: changes.inserted).map(writePlan(for:))
+        let updatedPlans = Self.entities(of: updated).map(writePlan(for:))
+        let insertedPlans = Self.entities(of: inserted).map(writePlan(for:))
         try sqlite {
             try database.inTransaction(.immediate) { db in
                 var writer = RowWriter(db: db)
                 var conflicts: [SaveConflict] = []
-                for position in changes.inserted.indices {
-                    try insert(changes.inserted[position], &writer)
+                for position in inserted.indices {
+                    try insert(inserted[position], &writer)
                 }
                 if !updatedPlans.contains(where: \.hasUniqueIndex) {
                     // No unique index to trip over: no savepoint either (a savepoint makes
                     // SQLite keep every page it changes a second time, in its statement
                     // journal).
-                    conflicts += try update(changes.updated, &writer)
+                    conflicts += try update(updated, &writer)
                 } else {
                     do {
                         try db.inSavepoint(named: "og_updates") { _ in
-                            conflicts += try update(changes.updated, &writer)
+                            conflicts += try update(updated, &writer)
                         }
                     } catch let error as DatabaseError where error.resultCode == .constraint {
                         // Values swapped between rows (a↔b) break a unique index statement
                         // by statement: clear the uniquely indexed columns, then update.
-                        try clearUniqueColumns(of: changes.updated, db)
-                        conflicts += try update(changes.updated, &writer)
+                        try clearUniqueColumns(of: updated, db)
+                        conflicts += try update(updated, &writer)
                     }
                 }
                 if insertedPlans.contains(where: \.writesLinks) {
-                    for row in changes.inserted { try writeRelationships(row, db) }
+                    for row in inserted { try writeRelationships(row, db) }
                 }
                 if updatedPlans.contains(where: \.writesLinks) {
-                    for row in changes.updated { try writeRelationships(row, db) }
+                    for row in updated { try writeRelationships(row, db) }
                 }
-                for row in changes.deleted {
+                for row in deleted {
                     let id = row.id
                     let version = row.version
                     guard case .permanent(let pk) = id.key else { continue }
