@@ -45,12 +45,14 @@ extension ManagedContext {
         let outcome = try coordinator.save(changes)
         let saved = outcome.saved
         if let failure = outcome.failure {
-            for part in saved { commit(Self.objects(of: part), everything: false) }
+            for part in saved { commit(part, everything: false) }
             throw failure
         }
         let summary =
             observers.isEmpty ? nil : changeSummary(saved.lazy.flatMap(Self.objects(of:)))
-        commit(saved.lazy.flatMap(Self.objects(of:)), everything: true)
+        // Cleared first: what `didSave` hooks change is a new change.
+        untouchAll()
+        for part in saved { commit(part, everything: true) }
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
     }
 
@@ -58,6 +60,18 @@ extension ManagedContext {
     /// one of its managed objects: ``ManagedObjectReader`` reads them as such).
     private static func objects(of changes: ChangeSet) -> some Sequence<ManagedObject> {
         changes.objects.lazy.map { unsafeDowncast($0, to: ManagedObject.self) }
+    }
+
+    /// Makes the saved state of the objects of `changes` their committed state, list by list.
+    /// `everything`: the change sets are every change the context had (the caller untouched
+    /// them all first).
+    private func commit(_ changes: ChangeSet, everything: Bool) {
+        for list in [changes.insertedEntries, changes.updatedEntries, changes.deletedEntries] {
+            for entry in list {
+                guard case .object(let object) = entry else { continue }
+                commit(unsafeDowncast(object, to: ManagedObject.self), everything: everything)
+            }
+        }
     }
 
     /// Objects inserted and then deleted have nothing to save: they leave the context (undoing
@@ -69,23 +83,19 @@ extension ManagedContext {
         }
     }
 
-    /// Makes the saved state of `objects` their committed state. `everything`: the objects
-    /// are every change the context had (so nothing stays touched).
-    private func commit(_ objects: some Sequence<ManagedObject>, everything: Bool) {
-        // Cleared first: what `didSave` hooks change is a new change.
-        if everything { untouchAll() }
-        for object in objects {
-            if !everything { untouch(object) }
-            if object.deletedFlag {
-                forget(object)
-                object.didSave()
-                continue
-            }
-            object.version = object.insertedFlag ? 1 : object.version + 1
-            object.insertedFlag = false
-            object.commitValues()
+    /// Makes the saved state of `object` its committed state. `everything`: the object's change
+    /// is committed with every other change the context had (so it is untouched already).
+    private func commit(_ object: ManagedObject, everything: Bool) {
+        if !everything { untouch(object) }
+        if object.deletedFlag {
+            forget(object)
             object.didSave()
+            return
         }
+        object.version = object.insertedFlag ? 1 : object.version + 1
+        object.insertedFlag = false
+        object.commitValues()
+        object.didSave()
     }
 
     private func changeSummary(_ objects: some Sequence<ManagedObject>) -> ContextChange {

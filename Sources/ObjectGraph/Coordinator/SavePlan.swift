@@ -12,6 +12,12 @@ struct SavePlan {
     init(_ changes: ChangeSet, stores: [any PersistentStore], schema: ModelSchema)
         throws
     {
+        if changes.isEmpty { return }
+        // A first store with no configuration holds every entity: it takes every row.
+        if let first = stores.first, first.description.configurationName == nil {
+            work = [(first, changes)]
+            return
+        }
         var lookup = StoreLookup(stores: stores, schema: schema)
         for list in [changes.inserted, changes.updated, changes.deleted] {
             for row in list { _ = try lookup.storeIndex(of: row.entityIndex) }
