@@ -36,13 +36,27 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         return blocks + (1 << 20)
     }
 
-    /// Throws `.param` when a value is out of range (values read from a file are checked too,
-    /// so that a tampered file cannot ask for unbounded memory).
-    public func validate() throws {
+    /// The most work ObjectGraph writes or reads: N·r·p ≤ 2^20, four times ``interactive``
+    /// (2^15·8·1), at most 128 MiB and about half a second on one core.
+    public static let maximumWork: UInt64 = 1 << 20
+
+    /// The work of a derivation, N·r·p (`nil` when a value is out of range).
+    var work: UInt64? {
         guard (1...22).contains(log2N), (1...32).contains(r), (1...16).contains(p) else {
+            return nil
+        }
+        return n * UInt64(r) * UInt64(p)
+    }
+
+    /// Throws `.param` when a value is out of range (log2N 1…22, r 1…32, p 1…16) or the work
+    /// N·r·p exceeds ``maximumWork``. Values read from a file are checked before any work, so a
+    /// tampered file cannot make unlocking cost gigabytes and minutes.
+    public func validate() throws {
+        guard let work, work <= Self.maximumWork else {
             throw KeychainError(
-                .param, "scrypt parameters out of range (log2N 1...22, r 1...32, p 1...16): \(self)"
-            )
+                .param,
+                "scrypt parameters out of range (log2N 1...22, r 1...32, p 1...16, "
+                    + "N·r·p at most 2^20): \(self)")
         }
     }
 

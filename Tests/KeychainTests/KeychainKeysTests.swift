@@ -36,6 +36,12 @@ import Testing
                 try fixture.store().create(
                     passphrase: "x", scrypt: ScryptParameters(log2N: 40, r: 8, p: 1))
             } == .param)
+        // Each value in range, the work over the most a keychain may ask for.
+        #expect(
+            status {
+                try fixture.store().create(
+                    passphrase: "x", scrypt: ScryptParameters(log2N: 18, r: 8, p: 1))
+            } == .param)
     }
 
     @Test func wrongPassphraseFailsAndChangesNothing() throws {

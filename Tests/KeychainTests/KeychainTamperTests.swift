@@ -142,6 +142,21 @@ import Testing
         #expect(status { _ = try tampered.store.copyMatching(all) } == .decode)
     }
 
+    @Test("stored scrypt parameters costing more than it writes are refused before any work")
+    func costlyStoredParametersAreTampering() throws {
+        let tampered = try Tampered()
+        defer { tampered.remove() }
+        // Within every per-value range, but 2^22·16·16 is 1,024 times the most ObjectGraph
+        // writes: gigabytes and minutes of scrypt before this was refused.
+        for (name, value) in [("scrypt.log2n", 22), ("scrypt.r", 16), ("scrypt.p", 16)] {
+            try tampered.db.execute(
+                sql: "UPDATE keychain_meta SET value = ? WHERE name = ?", arguments: [value, name])
+        }
+        #expect(
+            status { try tampered.fixture.store().unlock(passphrase: KeychainFixture.passphrase) }
+                == .decode)
+    }
+
     @Test func damagedKeyDataIsReported() throws {
         let tampered = try Tampered()
         defer { tampered.remove() }
