@@ -12,6 +12,12 @@ extension StoreCoordinator {
     /// ``objectID(forURI:)`` maps URIs of the old store to the new one. Contexts holding
     /// objects of the old store should be reset.
     ///
+    /// The new file appears whole or not at all: it is written under a hidden name beside `url`
+    /// (`.<name>.tmp-<pid>-XXXXXX`), flushed, and moved to `url` only when complete (a SQLite
+    /// store closed first, with no `-wal` or `-shm`). A process killed meanwhile leaves no file
+    /// at `url`, so the migration can simply run again; the hidden file it leaves is removed by
+    /// the next migration to `url` or the next store opened there for writing.
+    ///
     /// ```swift
     /// let sqlite = try coordinator.addStore(type: .sqlite, at: sqliteURL)
     /// let binary = try coordinator.migrateStore(sqlite, to: binaryURL, type: .binary)
@@ -24,9 +30,9 @@ extension StoreCoordinator {
     ///   - type: the new store's type: in-memory, SQLite, XML or binary.
     /// - Returns: the new store's description.
     /// - Throws: ``ObjectGraphError/unknownStore(_:)`` when `store` is not in this coordinator,
-    ///   ``ObjectGraphError/fileExists(path:)`` when `url` exists, a ``StoreError`` when reading
-    ///   or writing fails. On failure the coordinator keeps the
-    ///   old store and no new file is left behind.
+    ///   ``ObjectGraphError/fileExists(path:)`` when `url` exists (or appears before the new
+    ///   file is moved there: it is never replaced), a ``StoreError`` when reading or writing
+    ///   fails. On failure the coordinator keeps the old store and no new file is left behind.
     @discardableResult
     public func migrateStore(_ store: StoreDescription, to url: URL, type: StoreType) throws
         -> StoreDescription
@@ -35,39 +41,52 @@ extension StoreCoordinator {
         if type != .inMemory, FileManager.default.fileExists(atPath: url.path) {
             throw ObjectGraphError.fileExists(path: url.path)
         }
-        let rows = try withStoresLocked { stores -> [StoreRow] in
+        var rows = try withStoresLocked { stores -> [StoreRow] in
             guard let old = stores.first(where: { $0.description.identifier == oldIdentifier })
             else {
                 throw ObjectGraphError.unknownStore(oldIdentifier)
             }
             return try Self.allRows(of: old, schema: schema)
         }
-        let added = try addStore(
-            type: type, at: url, configuration: store.configurationName,
-            options: StoreOptions(isReadOnly: false, createIfMissing: true))
-        let newIdentifier = added.identifier
-        do {
-            let moved = rows.map {
-                Self.row($0, movedFrom: oldIdentifier, to: newIdentifier)
+        let fill = { (new: any PersistentStore) throws in
+            let newIdentifier = new.description.identifier
+            for index in rows.indices {
+                rows[index] = Self.row(rows[index], movedFrom: oldIdentifier, to: newIdentifier)
             }
-            try withStoresLocked { stores in
-                guard let new = stores.first(where: { $0.description.identifier == newIdentifier })
-                else {
-                    throw ObjectGraphError.unknownStore(newIdentifier)
-                }
-                try new.importRows(moved, schema: schema)
-            }
-        } catch {
-            removeStore(added)
-            if type != .inMemory {
-                for suffix in ["", "-wal", "-shm", ".lock"] {
-                    try? FileManager.default.removeItem(atPath: url.path + suffix)
-                }
-            }
-            throw error
+            try new.importRows(rows, schema: self.schema)
         }
-        replaceStore(oldIdentifier, with: newIdentifier)
-        return added
+        let configuration = store.configurationName
+        let added: any PersistentStore
+        switch type {
+        case .sqlite:
+            added = try SQLiteStore.createAtomically(
+                at: url, schema: schema, configuration: configuration, fill: fill)
+        case .xml, .binary:
+            let format: any AtomicStoreFormat =
+                type == .xml ? XMLStoreFormat() : BinaryStoreFormat()
+            added = try AtomicStore.createAtomically(
+                at: url, format: format, schema: schema, configuration: configuration,
+                fill: fill)
+        default:
+            let description = try addStore(
+                type: type, at: url, configuration: configuration,
+                options: StoreOptions(isReadOnly: false, createIfMissing: true))
+            do {
+                added = try withStoresLocked { stores in
+                    guard let new = Self.store(identifiedBy: description.identifier, in: stores)
+                    else {
+                        throw ObjectGraphError.unknownStore(description.identifier)
+                    }
+                    try fill(new)
+                    return new
+                }
+            } catch {
+                removeStore(description)
+                throw error
+            }
+        }
+        replaceStore(oldIdentifier, with: added)
+        return added.description
     }
 
     /// Every row of `store` with complete to-many lists.

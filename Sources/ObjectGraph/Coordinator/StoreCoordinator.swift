@@ -55,6 +55,8 @@ public final class StoreCoordinator: @unchecked Sendable {
                     isReadOnly: options.isReadOnly, metadata: metadata))
         case .sqlite:
             guard let url else { throw ObjectGraphError.storeNeedsURL(type: type.rawValue) }
+            // What a migration to this file killed midway left (atomic stores do the same).
+            if !options.isReadOnly { StagingFile.removeStale(beside: url) }
             store = try SQLiteStore(
                 url: url, schema: schema, configuration: configuration, options: options)
         case .binary:
@@ -109,16 +111,12 @@ public final class StoreCoordinator: @unchecked Sendable {
         return ObjectID(entityName: parts[0], storeIdentifier: current, key: .permanent(key))
     }
 
-    /// Moves the store `newIdentifier` into the place of the store `oldIdentifier`, which is
-    /// removed; URIs naming the old store then resolve to the new one.
-    func replaceStore(_ oldIdentifier: String, with newIdentifier: String) {
+    /// Puts `replacement` in the place of the store `oldIdentifier`, which is removed (or adds
+    /// it, when that store is gone); URIs naming the old store then resolve to the new one.
+    func replaceStore(_ oldIdentifier: String, with replacement: any PersistentStore) {
+        let newIdentifier = replacement.description.identifier
         lock.withLock {
-            guard
-                let newIndex = stores.firstIndex(where: {
-                    $0.description.identifier == newIdentifier
-                })
-            else { return }
-            let replacement = stores.remove(at: newIndex)
+            stores.removeAll { $0.description.identifier == newIdentifier }
             if let oldIndex = stores.firstIndex(where: {
                 $0.description.identifier == oldIdentifier
             }) {

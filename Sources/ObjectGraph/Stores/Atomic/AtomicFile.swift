@@ -4,59 +4,38 @@ import Foundation
     import Glibc
 #endif
 
-/// Crash-safe whole-file writes: a temporary file in the same folder, flushed to disk, renamed
-/// over the old file, and the folder flushed. A crash at any moment leaves the old file or the
-/// new one, complete.
+/// Crash-safe whole-file writes: a ``StagingFile`` in the same folder, flushed to disk, renamed
+/// over the old file (or, for a new file, moved into place only if none appeared meanwhile), and
+/// the folder flushed. A crash at any moment leaves the old file or the new one, complete; the
+/// staging file a killed writer leaves is removed by the next writer
+/// (``StagingFile/removeStale(beside:)``).
 enum AtomicFile {
-    /// Writes `data` to `url` atomically.
-    static func write(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent().path
-        var template = Array((folder + "/.\(url.lastPathComponent).tmp-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        guard descriptor >= 0 else {
-            throw StoreError.cannotOpen(
-                path: url.path, reason: "cannot create a temporary file: \(errnoText())")
-        }
-        let temporary = String(
-            decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var closed = false
-        defer {
-            if !closed { close(descriptor) }
-        }
+    /// Writes `data` to `url` atomically. With `replacing` false, `url` must not exist: a file
+    /// that appeared there is never overwritten.
+    /// - Throws: ``StoreError/cannotWrite(path:reason:)`` naming `url` and the failing step;
+    ///   ``ObjectGraphError/fileExists(path:)`` when `replacing` is false and `url` exists.
+    static func write(_ data: Data, to url: URL, replacing: Bool) throws {
+        let staging = try StagingFile(for: url)
         do {
             try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
                 var offset = 0
                 while offset < buffer.count {
                     let written = Glibc.write(
-                        descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                        staging.descriptor, buffer.baseAddress?.advanced(by: offset),
+                        buffer.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        throw StoreError.sqlite(
-                            path: url.path, message: "write failed: \(errnoText())")
+                        throw StoreError.cannotWrite(
+                            path: url.path, reason: "cannot write \(staging.path): \(StagingFile.errnoText())")
                     }
                     offset += written
                 }
             }
-            fchmod(descriptor, 0o644)
-            guard fsync(descriptor) == 0 else {
-                throw StoreError.sqlite(path: url.path, message: "fsync failed: \(errnoText())")
-            }
-            close(descriptor)
-            closed = true
-            guard rename(temporary, url.path) == 0 else {
-                throw StoreError.sqlite(path: url.path, message: "rename failed: \(errnoText())")
-            }
+            try staging.synchronize()
+            try staging.install(replacing: replacing)
         } catch {
-            unlink(temporary)
+            staging.discard()
             throw error
-        }
-        let folderDescriptor = open(folder, O_RDONLY)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
         }
     }
 
@@ -82,22 +61,18 @@ enum AtomicFile {
     /// do not check-and-replace the same file at once.
     static func withLock<T>(for url: URL, _ body: () throws -> T) throws -> T {
         let lockPath = url.path + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw StoreError.cannotOpen(
-                path: lockPath, reason: "cannot open the lock file: \(errnoText())")
+                path: lockPath, reason: "cannot open the lock file: \(StagingFile.errnoText())")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno != EINTR {
-                throw StoreError.cannotOpen(path: lockPath, reason: "cannot lock: \(errnoText())")
+                throw StoreError.cannotOpen(path: lockPath, reason: "cannot lock: \(StagingFile.errnoText())")
             }
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
-    }
-
-    static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }

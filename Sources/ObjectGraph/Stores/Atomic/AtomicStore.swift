@@ -11,16 +11,17 @@ final class AtomicStore: RowTableStore {
     var table: RowTable
     private var stamp: AtomicFile.Stamp?
 
-    /// Opens the file at `url` (or starts an empty graph when there is none).
+    /// Opens the file at `url` (or starts an empty graph when there is none, written at once
+    /// unless `writesNewFile` is false: then the first save or import creates the file).
     init(
         url: URL, format: any AtomicStoreFormat, schema: ModelSchema, configuration: String?,
-        options: StoreOptions
+        options: StoreOptions, writesNewFile: Bool = true
     ) throws {
         self.url = url
         self.format = format
         self.schema = schema
         let path = url.path
-        if !options.isReadOnly { Self.removeStaleTemporaryFiles(beside: url) }
+        if !options.isReadOnly { StagingFile.removeStale(beside: url) }
         let metadata: StoreMetadata
         if FileManager.default.fileExists(atPath: path) {
             let data: Data
@@ -50,7 +51,7 @@ final class AtomicStore: RowTableStore {
         description = StoreDescription(
             type: format.storeType, url: url, configurationName: configuration,
             isReadOnly: options.isReadOnly, metadata: metadata)
-        if stamp == nil, !options.isReadOnly {
+        if stamp == nil, !options.isReadOnly, writesNewFile {
             try write(table)
         }
     }
@@ -98,7 +99,12 @@ final class AtomicStore: RowTableStore {
             } catch let error as UnwritableGraph {
                 throw StoreError.cannotWrite(path: url.path, reason: error.reason)
             }
-            try AtomicFile.write(data, to: url)
+            do {
+                try AtomicFile.write(data, to: url, replacing: stamp != nil)
+            } catch ObjectGraphError.fileExists {
+                // Created meanwhile by a process that does not take the lock.
+                throw StoreError.fileChanged(path: url.path)
+            }
             stamp = AtomicFile.stamp(of: url)
         }
     }
@@ -106,22 +112,35 @@ final class AtomicStore: RowTableStore {
     /// Every row (for moving a store to another type).
     var allRows: [StoreRow] { table.allRows }
 
-    /// Removes temporary files a save killed mid-write left beside the store
-    /// (`.<name>.tmp-XXXXXX`, see ``AtomicFile``), when they are older than a minute (a save
-    /// in progress elsewhere is younger).
-    static func removeStaleTemporaryFiles(beside url: URL) {
-        let folder = url.deletingLastPathComponent()
-        let prefix = ".\(url.lastPathComponent).tmp-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
-        else { return }
-        for name in names where name.hasPrefix(prefix) {
-            let file = folder.appendingPathComponent(name)
-            let modified =
-                (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate]
-                as? Date
-            if let modified, Date().timeIntervalSince(modified) > 60 {
-                try? FileManager.default.removeItem(at: file)
+    /// Creates a new store file at `url` in one step: `fill` adds the rows to a store whose file
+    /// does not exist yet, then the whole graph is written once through a staging file and moved
+    /// into place. Until then there is no file at `url`; on failure there is none either.
+    /// - Throws: ``ObjectGraphError/fileExists(path:)`` when `url` exists (or appears before
+    ///   the move), whatever `fill` or the write throws.
+    static func createAtomically(
+        at url: URL, format: any AtomicStoreFormat, schema: ModelSchema, configuration: String?,
+        fill: (AtomicStore) throws -> Void
+    ) throws -> AtomicStore {
+        if FileManager.default.fileExists(atPath: url.path) {
+            throw ObjectGraphError.fileExists(path: url.path)
+        }
+        let lockPath = url.path + ".lock"
+        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
+        do {
+            let store = try AtomicStore(
+                url: url, format: format, schema: schema, configuration: configuration,
+                options: StoreOptions(isReadOnly: false, createIfMissing: true),
+                writesNewFile: false)
+            try fill(store)
+            if store.stamp == nil { try store.write(store.table) }
+            return store
+        } catch {
+            let created = FileManager.default.fileExists(atPath: url.path)
+            if !lockExisted, !created { unlink(lockPath) }
+            if case StoreError.fileChanged = error, created {
+                throw ObjectGraphError.fileExists(path: url.path)
             }
+            throw error
         }
     }
 }
