@@ -26,7 +26,8 @@ enum AtomicFile {
                     if written < 0 {
                         if errno == EINTR { continue }
                         throw StoreError.cannotWrite(
-                            path: url.path, reason: "cannot write \(staging.path): \(StagingFile.errnoText())")
+                            path: url.path,
+                            reason: "cannot write \(staging.path): \(StagingFile.errnoText())")
                     }
                     offset += written
                 }
@@ -69,7 +70,8 @@ enum AtomicFile {
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno != EINTR {
-                throw StoreError.cannotOpen(path: lockPath, reason: "cannot lock: \(StagingFile.errnoText())")
+                throw StoreError.cannotOpen(
+                    path: lockPath, reason: "cannot lock: \(StagingFile.errnoText())")
             }
         }
         defer { flock(descriptor, LOCK_UN) }

@@ -1,0 +1,210 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `objectgraph` executable beside this test runner (or in `.build/debug`).
+private let convertTool: URL? = {
+    let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    return [
+        runner.deletingLastPathComponent().appendingPathComponent("objectgraph"),
+        root.appendingPathComponent(".build/debug/objectgraph"),
+    ].first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}()
+
+/// `objectgraph convert` killed (SIGKILL) while it writes the destination: the destination is
+/// absent or complete at every moment, a rerun completes, and no temporary file stays behind.
+@Suite(
+    "Killing convert", .serialized,
+    .enabled(if: convertTool != nil, "the objectgraph executable is not built"))
+struct ConvertKillTests {
+    /// People in the source store (and teams of 100 of them).
+    static let people = 20_000
+    /// Characters added to each name: a 13 MB source, so writing takes a while.
+    static let padding = 600
+
+    /// A source SQLite store in `folder/source`, made by `objectgraph _stress-save`, and the
+    /// model's folder.
+    static func makeSource(in folder: URL, tool: URL) throws -> (store: URL, model: URL) {
+        let modelFolder = folder.appendingPathComponent("Stress.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
+        try Data(modelXML.utf8).write(to: modelFolder.appendingPathComponent("contents"))
+        let sourceFolder = folder.appendingPathComponent("source")
+        try FileManager.default.createDirectory(
+            at: sourceFolder, withIntermediateDirectories: true)
+        let store = sourceFolder.appendingPathComponent("Big.sqlite")
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = [
+            "_stress-save", "--type", "sqlite", "--model", modelFolder.path, store.path,
+            "--rounds", "0", "--people", "\(people)", "--padding", "\(padding)",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return (store, modelFolder)
+    }
+
+    /// What one run of `convert` came to.
+    enum Outcome: Equatable {
+        /// Killed while its staging file (`.<dest>.tmp-…`) was there and not empty.
+        case killedWhileWriting
+        /// Killed after the destination appeared.
+        case killedAfterDestination
+        /// Ran to its end with this status.
+        case finished(Int32)
+    }
+
+    /// Runs `convert` and kills it as soon as its staging file has grown (or the destination
+    /// appeared while it still runs); polls the folder every half millisecond.
+    static func convertAndKill(
+        tool: URL, model: URL, source: URL, destination: URL
+    ) throws -> Outcome {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = ["convert", "--model", model.path, source.path, destination.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let folder = destination.deletingLastPathComponent().path
+        let prefix = ".\(destination.lastPathComponent).tmp-"
+        var outcome: Outcome?
+        while process.isRunning, outcome == nil {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            if names.contains(destination.lastPathComponent) {
+                kill(process.processIdentifier, SIGKILL)
+                outcome = .killedAfterDestination
+            } else if names.contains(where: { name in
+                name.hasPrefix(prefix) && size(of: folder + "/" + name) > 0
+            }) {
+                kill(process.processIdentifier, SIGKILL)
+                outcome = .killedWhileWriting
+            } else {
+                usleep(500)
+            }
+        }
+        process.waitUntilExit()
+        if process.terminationReason == .exit { return .finished(process.terminationStatus) }
+        return outcome ?? .finished(-1)
+    }
+
+    /// Runs `convert` to its end and returns its status and output.
+    static func convert(tool: URL, model: URL, source: URL, destination: URL) throws
+        -> (status: Int32, output: String)
+    {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = ["convert", "--model", model.path, source.path, destination.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func size(of path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// The people and teams in the store at `url`, opened read-only.
+    static func contents(_ type: StoreType, at url: URL, model: URL) throws
+        -> (people: Int, teams: Int)
+    {
+        let coordinator = StoreCoordinator(model: try EntityModel(contentsOf: model))
+        try coordinator.addStore(type: type, at: url, options: StoreOptions(isReadOnly: true))
+        let context = ManagedContext(coordinator: coordinator)
+        return (
+            try context.count(for: FetchRequest(entityName: "Person")),
+            try context.count(for: FetchRequest(entityName: "Team"))
+        )
+    }
+
+    static func killTest(_ type: StoreType, file: String) throws {
+        let tool = try #require(convertTool)
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("objectgraph-convert-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (source, model) = try makeSource(in: folder, tool: tool)
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let destination = out.appendingPathComponent(file)
+        let expected = (people: people, teams: people / 100)
+
+        // Kill until a kill lands inside the write (a fast write can slip between two polls).
+        var landed = false
+        for attempt in 0..<5 where !landed {
+            let outcome = try convertAndKill(
+                tool: tool, model: model, source: source, destination: destination)
+            if FileManager.default.fileExists(atPath: destination.path) {
+                // Present only when complete.
+                let found = try contents(type, at: destination, model: model)
+                #expect(
+                    found == expected,
+                    "attempt \(attempt), \(outcome): the destination exists but holds \(found)")
+                try FileManager.default.removeItem(at: out)
+                try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            }
+            landed = outcome == .killedWhileWriting
+        }
+        try #require(landed, "no kill landed while convert was writing")
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(left.contains { $0.hasPrefix(".\(file).tmp-") }, "killed mid-write: \(left)")
+
+        // The rerun is not refused, completes, and leaves nothing of the killed run.
+        let rerun = try convert(tool: tool, model: model, source: source, destination: destination)
+        #expect(rerun.status == 0, "\(rerun.output)")
+        #expect(rerun.output.contains("\(expected.people + expected.teams) objects"))
+        let companions = type == .sqlite ? [] : ["\(file).lock"]
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ([file] + companions).sorted())
+        let found = try contents(type, at: destination, model: model)
+        #expect(found == expected)
+    }
+
+    @Test("convert to SQLite killed mid-write leaves no destination; the rerun completes clean")
+    func sqlite() throws {
+        try Self.killTest(.sqlite, file: "Out.sqlite")
+    }
+
+    @Test("convert to binary killed mid-write leaves no destination; the rerun completes clean")
+    func binary() throws {
+        try Self.killTest(.binary, file: "Out.objectgraph")
+    }
+
+    @Test("convert to XML killed mid-write leaves no destination; the rerun completes clean")
+    func xml() throws {
+        try Self.killTest(.xml, file: "Out.xml")
+    }
+
+    /// The model `_stress-save` expects.
+    static let modelXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" \
+        lastSavedToolsVersion="23231" systemVersion="24A335" minimumToolsVersion="Automatic" \
+        sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Person" representedClassName="Person" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="generation" optional="YES" attributeType="Integer 64" \
+        defaultValueString="0" usesScalarValueType="YES"/>
+                <relationship name="team" optional="YES" maxCount="1" deletionRule="Nullify" \
+        destinationEntity="Team" inverseName="members" inverseEntity="Team"/>
+            </entity>
+            <entity name="Team" representedClassName="Team" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="members" optional="YES" toMany="YES" deletionRule="Nullify" \
+        destinationEntity="Person" inverseName="team" inverseEntity="Person"/>
+            </entity>
+        </model>
+        """
+}
