@@ -154,7 +154,16 @@ final class StagingFile {
     }
 
     /// Removes the staging file at `path` (and its SQLite files) when no process holds its lock.
+    /// A name that is a second link to its file is a writer killed between moving its file into
+    /// place and removing the old name: the name goes, unopened (opening and closing a store's
+    /// file would drop this process's SQLite locks on it).
     private static func removeIfUnlocked(_ path: String) {
+        var named = stat()
+        guard lstat(path, &named) == 0, named.st_mode & S_IFMT == S_IFREG else { return }
+        if named.st_nlink > 1 {
+            unlink(path)
+            return
+        }
         let opened = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard opened >= 0 else { return }
         defer { close(opened) }

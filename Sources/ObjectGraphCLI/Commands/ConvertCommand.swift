@@ -14,13 +14,18 @@ struct ConvertCommand: Command {
         relationships (in order for ordered ones). The source is opened read-only and never
         changed; the destination must not exist.
 
+        The destination appears only when complete: it is written under a hidden name beside
+        it (.<dest>.tmp-<pid>-XXXXXX) and moved into place at the end. An interrupted run
+        leaves no destination, so it can simply run again; the next run removes the hidden
+        file the interrupted one left.
+
         USAGE: objectgraph convert --model <model> [--from <type>] [--to <type>] <source> <dest>
 
         ARGUMENTS:
           <source>            The store to read. Its type is recognized from its first bytes
                               (SQLite header, <?xml, the binary store's magic number) or its
                               extension.
-          <dest>              The file to write.
+          <dest>              The file to write (it must not exist; it is never replaced).
 
         OPTIONS:
           --model <model>     The store's model: a .xcdatamodeld bundle, a .xcdatamodel folder

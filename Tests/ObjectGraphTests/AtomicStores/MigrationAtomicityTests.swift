@@ -47,6 +47,10 @@ struct MigrationAtomicityTests {
         for name in [dead, dead + "-journal", orphan, held] {
             try Data("partial".utf8).write(to: folder.appendingPathComponent(name))
         }
+        // A writer killed between linking its file into place and removing its own name.
+        let linked = ".\(file).tmp-4194301-Link00"
+        try Data("complete".utf8).write(to: folder.appendingPathComponent("other"))
+        #expect(link(folder.path + "/other", folder.path + "/" + linked) == 0)
         let writer = open(folder.appendingPathComponent(held).path, O_RDONLY)
         #expect(writer >= 0 && flock(writer, LOCK_EX) == 0)
         defer { close(writer) }
@@ -58,7 +62,7 @@ struct MigrationAtomicityTests {
         let target = folder.appendingPathComponent(file)
         try context.coordinator.migrateStore(old, to: target, type: type)
         let companions = type == .sqlite ? ["\(file)-shm", "\(file)-wal"] : ["\(file).lock"]
-        #expect(try Self.names(in: folder) == ([file, held] + companions).sorted())
+        #expect(try Self.names(in: folder) == ([file, held, "other"] + companions).sorted())
         #expect(
             try AtomicStoreTestSupport.dump(ManagedContext(coordinator: context.coordinator))
                 == expected)
