@@ -23,32 +23,48 @@ private let convertTool: URL? = {
     "Killing convert", .serialized,
     .enabled(if: convertTool != nil, "the objectgraph executable is not built"))
 struct ConvertKillTests {
-    /// People in the source store (and teams of 100 of them).
-    static let people = 20_000
-    /// Characters added to each name: a 13 MB source, so writing takes a while.
-    static let padding = 600
+    /// Books in the source store (and authors of 100 of them each).
+    static let books = 20_000
+    /// Characters in each title: a 13 MB source, so writing the destination takes a while.
+    static let titleLength = 600
 
-    /// A source SQLite store in `folder/source`, made by `objectgraph _stress-save`, and the
-    /// model's folder.
-    static func makeSource(in folder: URL, tool: URL) throws -> (store: URL, model: URL) {
-        let modelFolder = folder.appendingPathComponent("Stress.xcdatamodel")
-        try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
-        try Data(modelXML.utf8).write(to: modelFolder.appendingPathComponent("contents"))
-        let sourceFolder = folder.appendingPathComponent("source")
+    /// A source SQLite store in `files.folder/source` and its model's path.
+    static func makeSource(in files: ValidateDescribeFiles) throws -> (store: URL, model: URL) {
+        let modelPath = try files.model(
+            "Library",
+            """
+                <entity name="Author" representedClassName="Author" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                    <relationship name="books" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
+                </entity>
+                <entity name="Book" representedClassName="Book" syncable="YES">
+                    <attribute name="title" optional="YES" attributeType="String"/>
+                    <attribute name="year" optional="YES" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+                    <relationship name="author" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Author" inverseName="books" inverseEntity="Author"/>
+                </entity>
+            """)
+        let model = URL(fileURLWithPath: modelPath)
+        let sourceFolder = files.folder.appendingPathComponent("source")
         try FileManager.default.createDirectory(
             at: sourceFolder, withIntermediateDirectories: true)
         let store = sourceFolder.appendingPathComponent("Big.sqlite")
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = [
-            "_stress-save", "--type", "sqlite", "--model", modelFolder.path, store.path,
-            "--rounds", "0", "--people", "\(people)", "--padding", "\(padding)",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return (store, modelFolder)
+        let coordinator = StoreCoordinator(model: try EntityModel(contentsOf: model))
+        try coordinator.addStore(type: .sqlite, at: store)
+        let context = ManagedContext(coordinator: coordinator)
+        let padding = String(repeating: "x", count: titleLength)
+        var author: ManagedObject?
+        for index in 0..<books {
+            if index % 100 == 0 {
+                author = try context.insert("Author")
+                try author?.set("author \(index / 100)", for: "name")
+            }
+            let book = try context.insert("Book")
+            try book.set("\(index) \(padding)", for: "title")
+            try book.set(Int64(index), for: "year")
+            try book.setObject(author, for: "author")
+        }
+        try context.save()
+        return (store, model)
     }
 
     /// What one run of `convert` came to.
@@ -115,29 +131,28 @@ struct ConvertKillTests {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    /// The people and teams in the store at `url`, opened read-only.
+    /// The books and authors in the store at `url`, opened read-only.
     static func contents(_ type: StoreType, at url: URL, model: URL) throws
-        -> (people: Int, teams: Int)
+        -> (books: Int, authors: Int)
     {
         let coordinator = StoreCoordinator(model: try EntityModel(contentsOf: model))
         try coordinator.addStore(type: type, at: url, options: StoreOptions(isReadOnly: true))
         let context = ManagedContext(coordinator: coordinator)
         return (
-            try context.count(for: FetchRequest(entityName: "Person")),
-            try context.count(for: FetchRequest(entityName: "Team"))
+            try context.count(for: FetchRequest(entityName: "Book")),
+            try context.count(for: FetchRequest(entityName: "Author"))
         )
     }
 
     static func killTest(_ type: StoreType, file: String) throws {
         let tool = try #require(convertTool)
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectgraph-convert-kill-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (source, model) = try makeSource(in: folder, tool: tool)
-        let out = folder.appendingPathComponent("out")
+        let files = try ValidateDescribeFiles()
+        defer { files.remove() }
+        let (source, model) = try makeSource(in: files)
+        let out = files.folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let destination = out.appendingPathComponent(file)
-        let expected = (people: people, teams: people / 100)
+        let expected = (books: books, authors: books / 100)
 
         // Kill until a kill lands inside the write (a fast write can slip between two polls).
         var landed = false
@@ -163,7 +178,7 @@ struct ConvertKillTests {
         // The rerun is not refused, completes, and leaves nothing of the killed run.
         let rerun = try convert(tool: tool, model: model, source: source, destination: destination)
         #expect(rerun.status == 0, "\(rerun.output)")
-        #expect(rerun.output.contains("\(expected.people + expected.teams) objects"))
+        #expect(rerun.output.contains("\(expected.books + expected.authors) objects"))
         let companions = type == .sqlite ? [] : ["\(file).lock"]
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
@@ -186,25 +201,4 @@ struct ConvertKillTests {
     func xml() throws {
         try Self.killTest(.xml, file: "Out.xml")
     }
-
-    /// The model `_stress-save` expects.
-    static let modelXML = """
-        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" \
-        lastSavedToolsVersion="23231" systemVersion="24A335" minimumToolsVersion="Automatic" \
-        sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-            <entity name="Person" representedClassName="Person" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <attribute name="generation" optional="YES" attributeType="Integer 64" \
-        defaultValueString="0" usesScalarValueType="YES"/>
-                <relationship name="team" optional="YES" maxCount="1" deletionRule="Nullify" \
-        destinationEntity="Team" inverseName="members" inverseEntity="Team"/>
-            </entity>
-            <entity name="Team" representedClassName="Team" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-                <relationship name="members" optional="YES" toMany="YES" deletionRule="Nullify" \
-        destinationEntity="Person" inverseName="team" inverseEntity="Person"/>
-            </entity>
-        </model>
-        """
 }
