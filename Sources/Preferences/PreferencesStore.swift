@@ -7,7 +7,9 @@ import Foundation
 final class PreferencesStore: @unchecked Sendable {
     // Thread safety: `lock` protects `state`, and nothing else reads or writes it. `flushLock`
     // serialises this store's writes to the file (every read-modify-write of the file happens
-    // under it); it is taken before `lock`, never while holding it. Across processes, the
+    // under it); it is taken before `lock`, never while holding it. It is recursive because
+    // the error handler and observers run while a write still holds it, after the `flock` is
+    // released, and may synchronize again. Across processes, the
     // `flock` on the lock file serialises writers; it is taken holding `flushLock` only, and
     // `lock` is never held while waiting for it, so the three cannot deadlock. Reads take no
     // `flock` and never change a file.
@@ -16,7 +18,7 @@ final class PreferencesStore: @unchecked Sendable {
     let container: AppContainer?
     private let lock = NSLock()
     private var state = State()
-    private let flushLock = NSLock()
+    private let flushLock = NSRecursiveLock()
 
     init(file: PreferencesFile, container: AppContainer?) {
         self.file = file

@@ -33,6 +33,23 @@ private struct DefaultsFixture {
         return (status, io.output, io.errorOutput)
     }
 
+    /// Runs `binary defaults <arguments>` once per list, all at the same time, and returns
+    /// their exit statuses once all have ended.
+    func runConcurrently(_ binary: URL, _ argumentLists: [[String]]) throws -> [Int32] {
+        let processes = try argumentLists.map { arguments -> Process in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["defaults"] + arguments
+            process.environment = environment
+            try process.run()
+            return process
+        }
+        return processes.map { process in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
     func stored() throws -> [String: Any] {
         let data = try Data(contentsOf: plist)
         return try PropertyListSerialization.propertyList(from: data, format: nil)
@@ -204,21 +221,12 @@ private let objectgraphBinary: URL? = {
         defer { fixture.remove() }
         let binary = try #require(objectgraphBinary)
         let rounds = 60
-        let writers = try ["left", "right"].map { prefix -> Process in
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "defaults", "write", fixture.identifier, prefix, "-string", prefix,
-                "--repeat", "\(rounds)",
-            ]
-            process.environment = fixture.environment
-            try process.run()
-            return process
-        }
-        for writer in writers {
-            writer.waitUntilExit()
-            #expect(writer.terminationStatus == 0)
-        }
+        let statuses = try fixture.runConcurrently(
+            binary,
+            ["left", "right"].map { prefix in
+                ["write", fixture.identifier, prefix, "-string", prefix, "--repeat", "\(rounds)"]
+            })
+        #expect(statuses == [0, 0])
         let stored = try fixture.stored()
         #expect(stored.count == 2 * rounds)
         for prefix in ["left", "right"] {
@@ -239,21 +247,15 @@ private let objectgraphBinary: URL? = {
         let binary = try #require(objectgraphBinary)
         let rounds = 100
         let prefixes = ["p0", "p1", "p2", "p3"]
-        let adders = try prefixes.map { prefix -> Process in
-            let process = Process()
-            process.executableURL = binary
-            let values = flag == "-array-add" ? [prefix] : [prefix, "v"]
-            process.arguments =
-                ["defaults", "write", fixture.identifier, "k", flag] + values
-                + ["--repeat", "\(rounds)"]
-            process.environment = fixture.environment
-            try process.run()
-            return process
-        }
-        for adder in adders {
-            adder.waitUntilExit()
-            #expect(adder.terminationStatus == 0)
-        }
+        let statuses = try fixture.runConcurrently(
+            binary,
+            prefixes.map { prefix in
+                let values = flag == "-array-add" ? [prefix] : [prefix, "v"]
+                return ["write", fixture.identifier, "k", flag] + values + [
+                    "--repeat", "\(rounds)",
+                ]
+            })
+        #expect(statuses == [0, 0, 0, 0])
         let stored = try fixture.stored()
         let expected = Set(prefixes.flatMap { prefix in (0..<rounds).map { "\(prefix)-\($0)" } })
         if flag == "-array-add" {

@@ -117,7 +117,10 @@ import Testing
         defer { folder.remove() }
         let preferences = try folder.preferences()
         let received = Received<PreferenceValue?>()
-        let observation = preferences.observe("count") { received.append($0) }
+        let observation = preferences.observe("count") { value in
+            received.append(value)
+            try? preferences.synchronize()  // a handler may write again
+        }
         try preferences.update(Int.self, forKey: "count") { ($0 ?? 0) + 1 }
         try preferences.update(Int.self, forKey: "count") { ($0 ?? 0) + 1 }
         #expect(received.all == [.integer(1), .integer(2)])
