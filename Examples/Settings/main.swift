@@ -36,8 +36,9 @@ func run() throws {
     let observation = preferences.observe("theme") { value in
         print("  (observed: theme is now \(value?.description ?? "unset"))")
     }
-    let launches = preferences.integer(forKey: "launchCount") + 1
-    preferences.set(launches, forKey: "launchCount")
+    // A read-modify-write: `update` holds the writers' lock from the read to the write, so
+    // two copies launched at once both count.
+    let launches = try preferences.update(Int.self, forKey: "launchCount") { ($0 ?? 0) + 1 } ?? 1
     preferences.set(Date(), forKey: "lastLaunch")
     preferences.set(launches.isMultiple(of: 2) ? "dark" : "light", forKey: "theme")
     try preferences.encode(["width": 1024, "height": 768], forKey: "windowSize")

@@ -18,7 +18,7 @@ extension PreferenceValue: CustomStringConvertible {
         case .integer(let value): return String(value)
         case .real(let value): return String(value)
         case .string(let value): return Self.quotedIfNeeded(value)
-        case .date(let value): return Self.dateText(value)
+        case .date(let value): return PreferenceDate.text(value)
         case .data(let value):
             let hex = value.map { String(format: "%02x", $0) }.joined()
             return "{length = \(value.count), bytes = 0x\(hex)}"
@@ -66,14 +66,5 @@ extension PreferenceValue: CustomStringConvertible {
             }
         }
         return "\"\(escaped)\""
-    }
-
-    /// A date as `2024-05-01 12:00:00 +0000`.
-    static func dateText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
-        return formatter.string(from: date)
     }
 }

@@ -11,7 +11,8 @@ extension Preferences {
     /// let window = try preferences.decode(Window.self, forKey: "window")
     /// ```
     ///
-    /// - Throws: ``PreferencesError/encodingFailed(key:reason:)``.
+    /// - Throws: ``PreferencesError/encodingFailed(key:reason:)``, or
+    ///   ``PreferencesError/dateOutOfRange(key:value:)`` for a date a property list cannot keep.
     public func encode<T: Encodable>(_ value: T, forKey key: String) throws {
         let stored: PreferenceValue
         do {
@@ -30,7 +31,7 @@ extension Preferences {
         } catch {
             throw PreferencesError.encodingFailed(key: key, reason: Self.describe(error))
         }
-        store.change(key, to: stored)
+        try store.change(key, to: stored)
     }
 
     /// Decodes the value stored (or registered) for `key` as `type`, or returns `nil` when

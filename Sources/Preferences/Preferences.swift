@@ -21,9 +21,18 @@ import Foundation
 /// - Within a process, every instance for the same file shares one state: values, pending
 ///   changes, registered defaults, observers, ``autosaveDelay`` and error reporting. A change
 ///   through one instance is seen (and observed) through all of them at once.
-/// - A corrupt or truncated file is moved aside as `<id>.plist.corrupt-<time>`, reported once
-///   through ``lastError`` and ``errorHandler``; registered defaults stay available and later
-///   writes make a fresh file.
+/// - To change a value based on the current one (a counter, a list to append to), use
+///   ``update(forKey:_:)``: the read and the write happen under the writers' lock, so
+///   concurrent updates from other threads or processes are never lost. A read followed by
+///   ``set(_:forKey:)`` can lose them.
+/// - Reading never changes a file. A corrupt or truncated file is reported once through
+///   ``lastError`` and ``errorHandler`` (``PreferencesError/unreadableFile(path:reason:)``)
+///   and shows no stored values; registered defaults stay available. The next write moves it
+///   aside as `<id>.plist.corrupt-<time>` (``PreferencesError/corruptFile(path:movedTo:reason:)``)
+///   and makes a fresh file.
+/// - Dates are kept from year 0001 through 9999 (``PreferenceDate/supportedRange``), to the
+///   whole second (the XML property-list `<date>`); others are refused with
+///   ``PreferencesError/dateOutOfRange(key:value:)``.
 /// - Any thread may use an instance.
 public final class Preferences: Sendable {
     /// The identifier, which names the file (`<identifier>.plist`).
@@ -148,13 +157,25 @@ public final class Preferences: Sendable {
     /// preferences.set(true, forKey: "showsSidebar")
     /// preferences.set(["a.txt", "b.txt"], forKey: "recentFiles")
     /// ```
+    ///
+    /// A value holding a date outside ``PreferenceDate/supportedRange`` is not stored: the
+    /// value for `key` stays as it was and ``lastError`` (and ``errorHandler``) get
+    /// ``PreferencesError/dateOutOfRange(key:value:)``.
     public func set<T: PreferenceConvertible>(_ value: T?, forKey key: String) {
-        store.change(key, to: value?.preferenceValue)
+        guard let value else {
+            store.remove(key)
+            return
+        }
+        do {
+            try store.change(key, to: value.preferenceValue)
+        } catch {
+            store.report(error)
+        }
     }
 
     /// Removes the stored value for `key`; its registered default, if any, shows again.
     public func removeObject(forKey key: String) {
-        store.change(key, to: nil)
+        store.remove(key)
     }
 
     /// Removes every stored value (registered defaults stay).

@@ -124,19 +124,27 @@ struct PreferencesFile: Sendable {
         return URL(fileURLWithPath: target)
     }
 
-    /// Writes `dictionary` as an XML property list: to a temporary file in the same folder,
-    /// flushed to disk, then renamed over the file. Returns the new version. Call it holding
-    /// the lock.
-    func save(_ dictionary: [String: Any]) throws -> FileStamp {
-        let path = url.path
-        let data: Data
+    /// `dictionary` as an XML property list.
+    ///
+    /// - Throws: ``PreferencesError/dateOutOfRange(key:value:)`` for a date outside
+    ///   ``PreferenceDate/supportedRange`` (the XML writer would store another date), or
+    ///   ``PreferencesError/fileSystem(path:operation:reason:)`` when encoding fails.
+    func encode(_ dictionary: [String: Any]) throws -> Data {
+        for (key, object) in dictionary { try PreferenceDate.check(object, key: key) }
         do {
-            data = try PropertyListSerialization.data(
+            return try PropertyListSerialization.data(
                 fromPropertyList: dictionary, format: .xml, options: 0)
         } catch {
             throw PreferencesError.fileSystem(
-                path: path, operation: "encoding the property list", reason: Self.reason(error))
+                path: url.path, operation: "encoding the property list",
+                reason: Self.reason(error))
         }
+    }
+
+    /// Writes `data` (from ``encode(_:)``): to a temporary file in the same folder, flushed to
+    /// disk, then renamed over the file. Returns the new version. Call it holding the lock.
+    func save(_ data: Data) throws -> FileStamp {
+        let path = url.path
         let folder = url.deletingLastPathComponent().path
         var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in

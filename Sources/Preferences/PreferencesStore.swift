@@ -6,16 +6,19 @@ import Foundation
 /// reporting. It reads the file, writes it under the writers' lock, and autosaves.
 final class PreferencesStore: @unchecked Sendable {
     // Thread safety: `lock` protects `state`, and nothing else reads or writes it. `flushLock`
-    // serialises this store's writes to the file; it is taken before `lock`, never while
-    // holding it. Across processes, the `flock` on the lock file serialises writers; `lock` may
-    // be held while waiting for it (to move a corrupt file aside), but `lock` is never taken
-    // while holding the `flock`, so the three cannot deadlock.
+    // serialises this store's writes to the file (every read-modify-write of the file happens
+    // under it); it is taken before `lock`, never while holding it. It is recursive because
+    // the error handler and observers run while a write still holds it, after the `flock` is
+    // released, and may synchronize again. Across processes, the
+    // `flock` on the lock file serialises writers; it is taken holding `flushLock` only, and
+    // `lock` is never held while waiting for it, so the three cannot deadlock. Reads take no
+    // `flock` and never change a file.
 
     let file: PreferencesFile
     let container: AppContainer?
     private let lock = NSLock()
     private var state = State()
-    private let flushLock = NSLock()
+    private let flushLock = NSRecursiveLock()
 
     init(file: PreferencesFile, container: AppContainer?) {
         self.file = file
@@ -54,7 +57,25 @@ final class PreferencesStore: @unchecked Sendable {
         access { state, _ in state.registered.merging(state.persisted) { _, stored in stored } }
     }
 
-    func change(_ key: String, to value: PreferenceValue?) {
+    /// Stores `value` for `key`, or throws ``PreferencesError/dateOutOfRange(key:value:)``
+    /// (and changes nothing) when it holds a date a property list cannot keep.
+    func change(_ key: String, to value: PreferenceValue) throws(PreferencesError) {
+        try PreferenceDate.check(value.propertyListObject, key: key)
+        apply(key, value)
+    }
+
+    func remove(_ key: String) {
+        apply(key, nil)
+    }
+
+    /// Records `error` in `lastError` and hands it to the error handler.
+    func report(_ error: PreferencesError) {
+        access(refresh: false) { state, outbox in
+            state.report(error, onlyIfNew: false, into: &outbox)
+        }
+    }
+
+    private func apply(_ key: String, _ value: PreferenceValue?) {
         access { state, outbox in
             let old = state.effective(key)
             state.pending.updateValue(value, forKey: key)
@@ -142,46 +163,97 @@ final class PreferencesStore: @unchecked Sendable {
     /// apply only this store's changed keys, write atomically), then takes the merged result
     /// as the current values. With nothing pending, reloads the file if it changed.
     func synchronize() throws {
-        flushLock.lock()
-        defer { flushLock.unlock() }
-        let changes = lock.withLock { state.pending }
-        if changes.isEmpty {
-            access { _, _ in }
-            return
-        }
-        try makeFolder()
-        var corruption: PreferencesError?
-        let file = self.file
-        let (values, stamp) = try file.withExclusiveLock {
-            () throws -> ([String: PreferenceValue], FileStamp) in
-            var dictionary: [String: Any] = [:]
-            switch try file.load() {
-            case .missing:
-                break
-            case .dictionary(let stored, _):
-                dictionary = stored
-            case .corrupt(let reason, _):
-                let aside = try file.moveAside()
-                corruption = .corruptFile(path: file.url.path, movedTo: aside.path, reason: reason)
+        try flushLock.withLock {
+            let changes = lock.withLock { state.pending }
+            if changes.isEmpty {
+                access { _, _ in }
+                return
             }
-            for (key, change) in changes {
-                if let change {
-                    dictionary[key] = change.propertyListObject
+            try write(changes, updating: nil) { _ in }
+        }
+    }
+
+    /// Replaces the value of `key` by what `transform` returns for its current value (read from
+    /// the file, with this store's pending changes on top, else the registered default), all
+    /// under the writers' lock, and writes the file with the pending changes; `nil` removes
+    /// the key. Returns the new value. Nothing is written when `transform` throws.
+    func update(
+        _ key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?
+    ) throws -> PreferenceValue? {
+        try flushLock.withLock {
+            let (changes, registered) = lock.withLock { (state.pending, state.registered[key]) }
+            var result: PreferenceValue?
+            try write(changes, updating: key) { dictionary in
+                let stored = dictionary[key].flatMap(PreferenceValue.init(propertyListObject:))
+                result = try transform(stored ?? registered)
+                if let result {
+                    dictionary[key] = result.propertyListObject
                 } else {
                     dictionary.removeValue(forKey: key)
                 }
             }
-            let stamp = try file.save(dictionary)
-            return (State.values(from: dictionary), stamp)
+            return result
         }
+    }
+
+    /// The one read-modify-write of the file, holding `flushLock` and then the writers'
+    /// `flock`: reads the file, applies `changes` and then `edit`, encodes the result (which
+    /// checks its dates), moves a corrupt file aside, and writes atomically. Then takes the
+    /// result as the current values, drops the pending changes written, and notifies the
+    /// observers of `updatedKey`.
+    private func write(
+        _ changes: [String: PreferenceValue?], updating updatedKey: String?,
+        edit: (inout [String: Any]) throws -> Void
+    ) throws {
+        try makeFolder()
+        var corruption: PreferencesError?
+        let file = self.file
+        let written: ([String: PreferenceValue], FileStamp)
+        do {
+            written = try file.withExclusiveLock {
+                () throws -> ([String: PreferenceValue], FileStamp) in
+                var dictionary: [String: Any] = [:]
+                var corruptReason: String?
+                switch try file.load() {
+                case .missing:
+                    break
+                case .dictionary(let stored, _):
+                    dictionary = stored
+                case .corrupt(let reason, _):
+                    corruptReason = reason
+                }
+                for (key, change) in changes {
+                    if let change {
+                        dictionary[key] = change.propertyListObject
+                    } else {
+                        dictionary.removeValue(forKey: key)
+                    }
+                }
+                try edit(&dictionary)
+                let data = try file.encode(dictionary)
+                if let corruptReason {
+                    let aside = try file.moveAside()
+                    corruption = .corruptFile(
+                        path: file.url.path, movedTo: aside.path, reason: corruptReason)
+                }
+                return (State.values(from: dictionary), try file.save(data))
+            }
+        } catch {
+            // The file may have been moved aside before the write failed: say so.
+            if let corruption { report(corruption) }
+            throw error
+        }
+        let (values, stamp) = written
         access(refresh: false) { state, outbox in
             if let corruption { state.report(corruption, onlyIfNew: false, into: &outbox) }
+            let old = updatedKey.map { state.effective($0) }
             for (key, change) in changes {
                 if let current = state.pending[key], current == change {
                     state.pending.removeValue(forKey: key)
                 }
             }
             state.install(values, stamp: stamp)
+            if let updatedKey { state.notify(updatedKey, old: old ?? nil, into: &outbox) }
         }
     }
 
@@ -220,8 +292,9 @@ final class PreferencesStore: @unchecked Sendable {
         return result
     }
 
-    /// Reloads the file if it is not the version last read; a corrupt file is moved aside
-    /// (after checking again under the writers' lock) and reported.
+    /// Reloads the file if it is not the version last read. A file that does not parse is
+    /// reported (once per version) and left as it is: reading never changes a file; the next
+    /// write moves it aside. Until then no stored values are seen.
     private func reloadIfChanged(_ state: inout State, _ outbox: inout Outbox) {
         let current = file.currentStamp()
         if state.loaded, current == state.stamp { return }
@@ -231,24 +304,10 @@ final class PreferencesStore: @unchecked Sendable {
                 state.install([:], stamp: nil)
             case .dictionary(let stored, let stamp):
                 state.install(State.values(from: stored), stamp: stamp)
-            case .corrupt:
-                let file = self.file
-                let recovered = try file.withExclusiveLock { () throws -> FileContents in
-                    let again = try file.load()
-                    if case .corrupt(let reason, _) = again {
-                        let aside = try file.moveAside()
-                        let error = PreferencesError.corruptFile(
-                            path: file.url.path, movedTo: aside.path, reason: reason)
-                        state.report(error, onlyIfNew: false, into: &outbox)
-                        return .missing
-                    }
-                    return again
-                }
-                if case .dictionary(let stored, let newStamp) = recovered {
-                    state.install(State.values(from: stored), stamp: newStamp)
-                } else {
-                    state.install([:], stamp: nil)
-                }
+            case .corrupt(let reason, let stamp):
+                state.install([:], stamp: stamp)
+                let error = PreferencesError.unreadableFile(path: file.url.path, reason: reason)
+                state.report(error, onlyIfNew: true, into: &outbox)
             }
         } catch {
             let failure =

@@ -33,6 +33,23 @@ private struct DefaultsFixture {
         return (status, io.output, io.errorOutput)
     }
 
+    /// Runs `binary defaults <arguments>` once per list, all at the same time, and returns
+    /// their exit statuses once all have ended.
+    func runConcurrently(_ binary: URL, _ argumentLists: [[String]]) throws -> [Int32] {
+        let processes = try argumentLists.map { arguments -> Process in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["defaults"] + arguments
+            process.environment = environment
+            try process.run()
+            return process
+        }
+        return processes.map { process in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
     func stored() throws -> [String: Any] {
         let data = try Data(contentsOf: plist)
         return try PropertyListSerialization.propertyList(from: data, format: nil)
@@ -204,21 +221,12 @@ private let objectgraphBinary: URL? = {
         defer { fixture.remove() }
         let binary = try #require(objectgraphBinary)
         let rounds = 60
-        let writers = try ["left", "right"].map { prefix -> Process in
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "defaults", "write", fixture.identifier, prefix, "-string", prefix,
-                "--repeat", "\(rounds)",
-            ]
-            process.environment = fixture.environment
-            try process.run()
-            return process
-        }
-        for writer in writers {
-            writer.waitUntilExit()
-            #expect(writer.terminationStatus == 0)
-        }
+        let statuses = try fixture.runConcurrently(
+            binary,
+            ["left", "right"].map { prefix in
+                ["write", fixture.identifier, prefix, "-string", prefix, "--repeat", "\(rounds)"]
+            })
+        #expect(statuses == [0, 0])
         let stored = try fixture.stored()
         #expect(stored.count == 2 * rounds)
         for prefix in ["left", "right"] {
@@ -226,6 +234,121 @@ private let objectgraphBinary: URL? = {
                 #expect(stored["\(prefix)-\(round)"] as? String == prefix)
             }
         }
+    }
+
+    /// Issue 15, case 2: four processes adding 100 elements each to one array (or keys to one
+    /// dictionary) keep all 400. Each round is one `update` under the writers' lock.
+    @Test(
+        .enabled(if: objectgraphBinary != nil, "the objectgraph executable is not built"),
+        arguments: ["-array-add", "-dict-add"])
+    func concurrentAddsFromFourProcessesLoseNothing(flag: String) throws {
+        let fixture = try DefaultsFixture()
+        defer { fixture.remove() }
+        let binary = try #require(objectgraphBinary)
+        let rounds = 100
+        let prefixes = ["p0", "p1", "p2", "p3"]
+        let statuses = try fixture.runConcurrently(
+            binary,
+            prefixes.map { prefix in
+                let values = flag == "-array-add" ? [prefix] : [prefix, "v"]
+                return ["write", fixture.identifier, "k", flag] + values + [
+                    "--repeat", "\(rounds)",
+                ]
+            })
+        #expect(statuses == [0, 0, 0, 0])
+        let stored = try fixture.stored()
+        let expected = Set(prefixes.flatMap { prefix in (0..<rounds).map { "\(prefix)-\($0)" } })
+        if flag == "-array-add" {
+            let list = try #require(stored["k"] as? [String])
+            #expect(list.count == expected.count)
+            #expect(Set(list) == expected)
+        } else {
+            let dictionary = try #require(stored["k"] as? [String: String])
+            #expect(Set(dictionary.keys) == expected)
+        }
+    }
+
+    @Test func anAddToAValueOfAnotherTypeIsAnErrorAndChangesNothing() throws {
+        let fixture = try DefaultsFixture()
+        defer { fixture.remove() }
+        _ = fixture.run(["write", fixture.identifier, "k", "-int", "3"])
+        let before = try Data(contentsOf: fixture.plist)
+        for arguments in [["-array-add", "x"], ["-dict-add", "a", "b"]] {
+            let result = fixture.run(["write", fixture.identifier, "k"] + arguments)
+            #expect(result.status == 2)
+            #expect(result.error.contains("the existing value is not"))
+        }
+        #expect(try Data(contentsOf: fixture.plist) == before)
+    }
+
+    /// Issue 15, case 3: dates a property list cannot keep are an error naming the value and
+    /// the range; nothing is written.
+    @Test(arguments: [
+        "5900000-01-01", "9999999-01-01T00:00:00Z", "10000-01-01T00:00:00Z",
+        "9999-12-31T23:00:00-05:00", "0000-12-31T23:59:59Z", "-0001-01-01",
+        "292277026596-12-04 15:30:07 +0000",
+    ])
+    func datesOutsideThePropertyListRangeAreRefused(text: String) throws {
+        let fixture = try DefaultsFixture()
+        defer { fixture.remove() }
+        let result = fixture.run(["write", fixture.identifier, "d", "-date", text])
+        #expect(result.status == 2)
+        #expect(result.error.contains("'\(text)'"))
+        #expect(
+            result.error.contains("0001-01-01 00:00:00 +0000 through 9999-12-31 23:59:59 +0000"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.plist.path))
+    }
+
+    @Test(arguments: [
+        ("0001-01-01", "0001-01-01 00:00:00 +0000"),
+        ("1000-01-01T00:00:00Z", "1000-01-01 00:00:00 +0000"),
+        ("9999-12-31T23:59:59Z", "9999-12-31 23:59:59 +0000"),
+        ("2024-05-01T14:00:00+02:00", "2024-05-01 12:00:00 +0000"),
+        ("2024-05-01 12:00:00 -0130", "2024-05-01 13:30:00 +0000"),
+        ("2024-05-01 12:00:00", "2024-05-01 12:00:00 +0000"),
+    ])
+    func datesInsideTheRangeRoundTrip(text: String, printed: String) throws {
+        let fixture = try DefaultsFixture()
+        defer { fixture.remove() }
+        #expect(fixture.run(["write", fixture.identifier, "d", "-date", text]).status == 0)
+        #expect(fixture.run(["read", fixture.identifier, "d"]).output == printed + "\n")
+    }
+
+    @Test(arguments: ["2024-13-01", "2023-02-29", "20240501", "24-05-01", "2024-05-01T25:00:00Z"])
+    func malformedDatesAreUsageErrors(text: String) throws {
+        let fixture = try DefaultsFixture()
+        defer { fixture.remove() }
+        let result = fixture.run(["write", fixture.identifier, "d", "-date", text])
+        #expect(result.status == 2)
+        #expect(result.error.contains("'\(text)' is not a date"))
+    }
+
+    /// Issue 15: a read never changes a file, even one it cannot parse.
+    @Test func readingACorruptFileIsAnErrorAndChangesNothing() throws {
+        let fixture = try DefaultsFixture()
+        defer { fixture.remove() }
+        _ = fixture.run(["write", fixture.identifier, "a", "1"])
+        let folder = fixture.plist.deletingLastPathComponent()
+        try FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("<?xml version=\"1.0\"?><plist><dict><key>a".utf8).write(to: fixture.plist)
+        func snapshot() throws -> [String: Data] {
+            var contents: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                contents[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+            }
+            return contents
+        }
+        let before = try snapshot()
+        for arguments in [
+            ["read"], ["read", "a"], ["read-type", "a"], ["delete", "a"], ["delete"],
+        ] {
+            let result = fixture.run([arguments[0], fixture.identifier] + arguments.dropFirst())
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.error.contains("cannot be read"), "\(arguments)")
+            #expect(result.error.contains(fixture.plist.path), "\(arguments)")
+        }
+        #expect(try snapshot() == before)
     }
 
     @Test(.enabled(if: objectgraphBinary != nil, "the objectgraph executable is not built"))

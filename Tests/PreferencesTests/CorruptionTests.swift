@@ -25,6 +25,7 @@ final class ErrorLog: @unchecked Sendable {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = try corruptFile(contents, in: folder)
+        let before = try TemporaryFolder.snapshot(ofFolderOf: file)
         let preferences = try folder.preferences()
         let log = ErrorLog()
         preferences.errorHandler = { log.record($0) }
@@ -33,28 +34,36 @@ final class ErrorLog: @unchecked Sendable {
         // Defaults stay available.
         #expect(preferences.integer(forKey: "volume") == 5)
         #expect(preferences.string(forKey: "name") == nil)
+        #expect(preferences.dictionaryRepresentation() == ["volume": 5])
+        try preferences.synchronize()  // nothing pending: a read
 
-        // The error is reported once, naming both files.
+        // The error is reported once, naming the file; reading changed nothing in the folder.
         let error = try #require(preferences.lastError)
-        guard case .corruptFile(let path, let movedTo, let reason) = error else {
+        guard case .unreadableFile(let path, let reason) = error else {
             Issue.record("unexpected \(error)")
             return
         }
         #expect(path == file.path)
-        #expect(movedTo.hasPrefix(file.path + ".corrupt-"))
         #expect(!reason.isEmpty)
         #expect(log.all == [error])
+        #expect(try TemporaryFolder.snapshot(ofFolderOf: file) == before)
 
-        // The bad file is kept aside, byte for byte.
-        #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == contents)
-
-        // New writes succeed and make a fresh file; the error is not reported again.
+        // The first write moves the bad file aside, byte for byte, and makes a fresh file.
         preferences.set("Ada", forKey: "name")
         try preferences.synchronize()
+        let moved = try #require(preferences.lastError)
+        guard case .corruptFile(let movedPath, let movedTo, let movedReason) = moved else {
+            Issue.record("unexpected \(moved)")
+            return
+        }
+        #expect(movedPath == file.path)
+        #expect(movedTo.hasPrefix(file.path + ".corrupt-"))
+        #expect(movedReason == reason)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: movedTo)) == contents)
         #expect(preferences.string(forKey: "name") == "Ada")
         #expect(try TemporaryFolder.propertyList(at: file)["name"] as? String == "Ada")
         #expect(preferences.integer(forKey: "volume") == 5)
-        #expect(log.all.count == 1)
+        #expect(log.all == [error, moved])
     }
 
     @Test func garbageIsMovedAside() throws {
@@ -83,6 +92,26 @@ final class ErrorLog: @unchecked Sendable {
         try check(contents: data)
     }
 
+    @Test func readingACorruptFileChangesNothingInItsFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try corruptFile(
+            Data("<?xml version=\"1.0\"?><plist><dict><key>a".utf8), in: folder)
+        let before = try TemporaryFolder.snapshot(ofFolderOf: file)
+        // Several separate readers, as several processes would be; none writes.
+        for link in ["one", "two"] {
+            let reader = try folder.separateInstance(through: link)
+            #expect(reader.object(forKey: "a") == nil)
+            #expect(reader.dictionaryRepresentation().isEmpty)
+            try reader.synchronize()
+            guard case .unreadableFile? = reader.lastError else {
+                Issue.record("unexpected \(String(describing: reader.lastError))")
+                return
+            }
+        }
+        #expect(try TemporaryFolder.snapshot(ofFolderOf: file) == before)
+    }
+
     @Test func aWriterMeetingACorruptFileMovesItAsideToo() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -95,7 +124,11 @@ final class ErrorLog: @unchecked Sendable {
         try Data("broken".utf8).write(to: preferences.fileURL)
         preferences.set(2, forKey: "after")
         try preferences.synchronize()
-        #expect(log.all.count == 1)
+        #expect(log.all.count == 2, "read: cannot be read; write: moved aside")
+        guard case .corruptFile? = log.all.last else {
+            Issue.record("unexpected \(log.all)")
+            return
+        }
         let stored = try TemporaryFolder.propertyList(at: preferences.fileURL)
         #expect(stored["after"] as? Int == 2)
         let names = try FileManager.default.contentsOfDirectory(

@@ -144,24 +144,11 @@ import Testing
         try first.synchronize()
     }
 
-    /// Preferences for one file reached through a different path (a symbolic link to the
-    /// folder), so each has its own state, as in another process.
-    private func writer(through link: String, in folder: TemporaryFolder) throws -> Preferences {
-        let linked = folder.url.appendingPathComponent(link)
-        if !FileManager.default.fileExists(atPath: linked.path) {
-            try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: folder.url)
-        }
-        let preferences = Preferences(
-            container: try AppContainer(identifier: "com.example.tests", root: linked))
-        preferences.autosaveDelay = 3600
-        return preferences
-    }
-
     @Test func separateWritersLoseNothing() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         _ = try folder.container().preferencesURL
-        let writers = try (0..<4).map { try writer(through: "link\($0)", in: folder) }
+        let writers = try (0..<4).map { try folder.separateInstance(through: "link\($0)") }
         let rounds = 25
         await withTaskGroup(of: Void.self) { group in
             for (index, writer) in writers.enumerated() {

@@ -37,6 +37,31 @@ extension TemporaryFolder {
         return preferences
     }
 
+    /// Preferences for the same file reached through a different path (a symbolic link to
+    /// this folder), so each has its own state and its own `flock` descriptor, as in another
+    /// process.
+    func separateInstance(through link: String) throws -> Preferences {
+        let linked = url.appendingPathComponent(link)
+        if !FileManager.default.fileExists(atPath: linked.path) {
+            try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: url)
+        }
+        let preferences = Preferences(
+            container: try AppContainer(identifier: "com.example.tests", root: linked))
+        preferences.autosaveDelay = 3600
+        return preferences
+    }
+
+    /// The names in the folder holding `file` with each file's bytes: what a read must leave
+    /// as it found it.
+    static func snapshot(ofFolderOf file: URL) throws -> [String: Data] {
+        let folder = file.deletingLastPathComponent()
+        var contents: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            contents[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return contents
+    }
+
     /// The property list in the file at `url`, read with Foundation.
     static func propertyList(at url: URL) throws -> [String: Any] {
         let data = try Data(contentsOf: url)

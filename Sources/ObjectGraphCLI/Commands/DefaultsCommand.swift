@@ -8,11 +8,17 @@ import Preferences
 /// The file is `$XDG_CONFIG_HOME/<id>/<id>.plist` (from the command's environment, with the
 /// XDG fallbacks), or `<root>/Library/Preferences/<id>.plist` with `--root <folder>`.
 ///
+/// `-array-add` and `-dict-add` change the stored value with ``Preferences/update(forKey:_:)``:
+/// the read and the write happen under the writers' lock, so concurrent adds are never lost.
+/// `read`, `read-type` and `delete` never change a file; one that does not parse is an error
+/// (a `write` moves it aside and makes a fresh one).
+///
 /// Two options exist for tests and are left out of the help: `--repeat <n>` makes `write`
-/// store `<key>-0` … `<key>-<n-1>`, synchronising after each (a writer for the two-process
-/// test), and `--exit-without-synchronize` makes `write` leave without synchronising, by
-/// calling `exit(0)` while the preferences are alive, to exercise the at-exit save. Never use
-/// the latter in-process.
+/// store `<key>-0` … `<key>-<n-1>`, synchronising after each (with `-array-add` or
+/// `-dict-add`: makes n updates of `<key>`, round r adding the values, or the keys, suffixed
+/// `-r`), a writer for the multi-process tests; and `--exit-without-synchronize` makes `write`
+/// leave without synchronising, by calling `exit(0)` while the preferences are alive, to
+/// exercise the at-exit save. Never use the latter in-process.
 struct DefaultsCommand: Command {
     static let name = "defaults"
     static let abstract = "Read, write and delete preferences (like macOS defaults)"
@@ -28,9 +34,11 @@ struct DefaultsCommand: Command {
         '(', '{' or '<'):
           -string <text>          -int <integer>          -float <number>
           -bool <yes|no|true|false|1|0>                   -data <hex>
-          -date <2024-05-01T12:00:00Z | "2024-05-01 12:00:00 +0000">
+          -date <2024-05-01T12:00:00Z | "2024-05-01 12:00:00 +0000" | 2024-05-01>
+                                  (years 0001 to 9999, the range a property list keeps)
           -array <value>...       -array-add <value>...   (strings)
           -dict <key> <value>...  -dict-add <key> <value>...   (string values)
+          -array-add and -dict-add are atomic: concurrent adds are never lost.
 
         OPTIONS:
           --root <folder>   Use the iOS layout under <folder>: <folder>/Library/Preferences.
@@ -38,6 +46,8 @@ struct DefaultsCommand: Command {
 
         The file is $XDG_CONFIG_HOME/<identifier>/<identifier>.plist (default ~/.config).
         Exit status: 0 success, 1 no such domain or key, 2 usage error or unusable file.
+        read, read-type and delete never change a file; a file that does not parse is an
+        error for them, and write moves it aside (<id>.plist.corrupt-<time>).
 
         """
 
@@ -91,8 +101,10 @@ struct DefaultsCommand: Command {
             return usageError(
                 "unknown verb '\(verb)' (expected read, read-type, write or delete)", io: io)
         }
-        // A corrupt file met on the way was moved aside: say so.
-        if let error = preferences.lastError { io.writeError("warning: \(error)\n") }
+        // A corrupt file met by a write was moved aside: say so.
+        if let error = preferences.lastError, case .corruptFile = error {
+            io.writeError("warning: \(error)\n")
+        }
         return status
     }
 
@@ -121,6 +133,7 @@ struct DefaultsCommand: Command {
     {
         guard rest.count <= 1 else { return usageError("read takes at most one key", io: io) }
         let stored = storedValues(preferences)
+        if let failure = readFailure(preferences, io: io) { return failure }
         guard let stored else { return missingDomain(preferences, io: io) }
         if let key = rest.first {
             guard let value = stored[key] else { return missingKey(preferences, key, io: io) }
@@ -141,9 +154,9 @@ struct DefaultsCommand: Command {
         guard rest.count == 1, let key = rest.first else {
             return usageError("read-type takes one key", io: io)
         }
-        guard let stored = storedValues(preferences) else {
-            return missingDomain(preferences, io: io)
-        }
+        let stored = storedValues(preferences)
+        if let failure = readFailure(preferences, io: io) { return failure }
+        guard let stored else { return missingDomain(preferences, io: io) }
         guard let value = stored[key] else { return missingKey(preferences, key, io: io) }
         let type: String
         switch value {
@@ -164,12 +177,16 @@ struct DefaultsCommand: Command {
         _ preferences: Preferences, _ rest: [String], options: Options, io: CommandIO
     ) -> Int32 {
         guard let key = rest.first else { return usageError("write needs a key", io: io) }
+        let arguments = Array(rest.dropFirst())
         let value: PreferenceValue
         do {
-            value = try parseValue(
-                Array(rest.dropFirst()), existing: preferences.object(forKey: key))
+            // Checks the arguments; an add reads the stored value again under the lock.
+            value = try parseValue(arguments, existing: nil)
         } catch {
             return usageError(error.message, io: io)
+        }
+        if let flag = arguments.first, flag == "-array-add" || flag == "-dict-add" {
+            return add(preferences, key, arguments, options: options, io: io)
         }
         do {
             if let count = options.repeatCount {
@@ -192,21 +209,28 @@ struct DefaultsCommand: Command {
         return ExitStatus.success
     }
 
-    private static func delete(_ preferences: Preferences, _ rest: [String], io: CommandIO)
-        -> Int32
-    {
-        guard rest.count <= 1 else { return usageError("delete takes at most one key", io: io) }
-        guard let stored = storedValues(preferences) else {
-            return missingDomain(preferences, io: io)
-        }
-        if let key = rest.first {
-            guard stored[key] != nil else { return missingKey(preferences, key, io: io) }
-            preferences.removeObject(forKey: key)
-        } else {
-            preferences.removeAll()
-        }
+    /// `-array-add` or `-dict-add`: each round one atomic update of `key` (see `--repeat`).
+    private static func add(
+        _ preferences: Preferences, _ key: String, _ arguments: [String], options: Options,
+        io: CommandIO
+    ) -> Int32 {
+        let flag = arguments[0]
+        let values = arguments.dropFirst()
+        let rounds: [Int?] = options.repeatCount.map { Array(0..<$0) } ?? [nil]
         do {
-            try preferences.synchronize()
+            for round in rounds {
+                var roundArguments = [flag]
+                for (offset, value) in values.enumerated() {
+                    let suffixed = flag == "-array-add" || offset % 2 == 0
+                    roundArguments.append(
+                        suffixed ? round.map { "\(value)-\($0)" } ?? value : value)
+                }
+                try preferences.update(forKey: key) { existing in
+                    try parseValue(roundArguments, existing: existing)
+                }
+            }
+        } catch let error as ValueError {
+            return usageError(error.message, io: io)
         } catch {
             io.writeError("error: \(error)\n")
             return ExitStatus.usage
@@ -214,12 +238,50 @@ struct DefaultsCommand: Command {
         return ExitStatus.success
     }
 
+    private static func delete(_ preferences: Preferences, _ rest: [String], io: CommandIO)
+        -> Int32
+    {
+        guard rest.count <= 1 else { return usageError("delete takes at most one key", io: io) }
+        let stored = storedValues(preferences)
+        if let failure = readFailure(preferences, io: io) { return failure }
+        guard stored != nil else { return missingDomain(preferences, io: io) }
+        do {
+            if let key = rest.first {
+                // Checked and removed under the writers' lock, not from a read before it.
+                try preferences.update(forKey: key) { existing in
+                    guard existing != nil else { throw MissingKey() }
+                    return nil
+                }
+            } else {
+                preferences.removeAll()
+                try preferences.synchronize()
+            }
+        } catch is MissingKey {
+            return missingKey(preferences, rest[0], io: io)
+        } catch {
+            io.writeError("error: \(error)\n")
+            return ExitStatus.usage
+        }
+        return ExitStatus.success
+    }
+
+    /// Thrown by `delete` when the key it removes is not stored.
+    private struct MissingKey: Error {}
+
     // MARK: Helpers
 
     /// The stored values (no defaults are registered here), or `nil` when the domain has none.
     private static func storedValues(_ preferences: Preferences) -> [String: PreferenceValue]? {
         let values = preferences.dictionaryRepresentation()
         return values.isEmpty ? nil : values
+    }
+
+    /// An error if reading the file failed (it does not parse, or cannot be read): printed,
+    /// with exit status 2. The file is left as it is.
+    private static func readFailure(_ preferences: Preferences, io: CommandIO) -> Int32? {
+        guard let error = preferences.lastError else { return nil }
+        io.writeError("error: \(error)\n")
+        return ExitStatus.usage
     }
 
     private static func missingDomain(_ preferences: Preferences, io: CommandIO) -> Int32 {
@@ -275,11 +337,7 @@ struct DefaultsCommand: Command {
             default: throw ValueError(message: "'\(text)' is not a boolean (yes, no, true, false)")
             }
         case "-date":
-            let text = try single(first)
-            guard let date = parseDate(text) else {
-                throw ValueError(message: "'\(text)' is not a date (2024-05-01T12:00:00Z)")
-            }
-            return .date(date)
+            return .date(try DefaultsDateParser.parse(try single(first)))
         case "-data":
             let text = try single(first)
             guard let data = parseHex(text) else {
@@ -330,19 +388,6 @@ struct DefaultsCommand: Command {
             throw ValueError(message: "'\(text)' holds values a preference cannot")
         }
         return value
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        let iso = ISO8601DateFormatter()
-        if let date = iso.date(from: text) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 
     static func parseHex(_ text: String) -> Data? {
