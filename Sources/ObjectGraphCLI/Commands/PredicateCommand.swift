@@ -42,9 +42,10 @@ struct PredicateCommand: Command {
         MEMORY (--jsonl):
           A request line is held once and checked without building anything; its objects
           are then read, evaluated and dropped one at a time. Memory stays within about
-          three times the longest line, plus about 20 times the JSON size of the largest
-          single object (or of "args" and "variables"), whose values are held as the
-          evaluator's values while it is evaluated.
+          three times the longest line, plus up to about 40 times the JSON size of the
+          largest single object (and of "args" and "variables") while it is evaluated:
+          each JSON value becomes an evaluator value of up to about 80 bytes, and an
+          array element such as '1,' takes 2 bytes of JSON.
 
         JSON VALUES:
           null is nil; objects are records (nested objects are to-one relationships, arrays of
