@@ -8,6 +8,9 @@ public protocol CommandIO: AnyObject {
     func writeError(_ text: String)
     /// Reads one line of standard input without its newline; `nil` at end of input.
     func readLine() -> String?
+    /// Reads one line of standard input, keeping at most `maximumBytes` of it; `nil` at end of
+    /// input. A read error is thrown, not taken for the end.
+    func readLine(maximumBytes: Int) throws(InputReadError) -> InputLine?
     /// Flushes standard output (after each line of a streaming protocol).
     func flush()
     /// The environment variables the command sees.
@@ -29,10 +32,18 @@ public final class StandardIO: CommandIO {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Reads a line from standard input.
+    /// Reads a line from standard input; a read error ends the input.
     public func readLine() -> String? {
-        Swift.readLine(strippingNewline: true)
+        guard case .line(let text) = try? reader.next(maximumBytes: .max) else { return nil }
+        return text
     }
+
+    /// Reads a line from standard input, keeping at most `maximumBytes` of it.
+    public func readLine(maximumBytes: Int) throws(InputReadError) -> InputLine? {
+        try reader.next(maximumBytes: maximumBytes)
+    }
+
+    private let reader = InputLineReader(fileDescriptor: STDIN_FILENO)
 
     /// Nothing to do: writes go straight to the file descriptor.
     public func flush() {}

@@ -125,3 +125,155 @@ import Testing
         #expect(lines[5] == #"{"ok":true,"format":"a == 1","results":[true]}"#)
     }
 }
+
+/// `predicate --jsonl` reads standard input within a line limit and reports read errors.
+@Suite struct PredicateInputTests {
+    @Test func aLineOverTheLimitIsRefusedAndTheStreamGoesOn() {
+        let long =
+            #"{"predicate": "a == 1", "objects": [{"a": "# + String(repeating: "1", count: 60)
+            + "}]}"
+        let io = BufferIO(input: [#"{"predicate": "a == 1"}"#, long, #"{"predicate": "b == 2"}"#])
+        let status = CommandLineTool.run(
+            ["predicate", "--jsonl", "--max-line-bytes", "64"], io: io)
+        #expect(status == 2)
+        let message =
+            "line 2 is \(long.utf8.count) bytes, more than the limit of 64 bytes (--max-line-bytes)"
+        #expect(
+            io.output == #"{"ok":true,"format":"a == 1","results":[]}"# + "\n"
+                + #"{"ok":false,"error":""# + message + "\"}\n"
+                + #"{"ok":true,"format":"b == 2","results":[]}"# + "\n")
+        #expect(io.errorOutput == "error: \(message)\n")
+    }
+
+    @Test func theLineLimitIsAnOptionOfJSONLines() {
+        for arguments in [
+            ["--jsonl", "--max-line-bytes"], ["--jsonl", "--max-line-bytes", "0"],
+            ["--jsonl", "--max-line-bytes", "x"], ["--max-line-bytes", "10", "a == 1"],
+        ] {
+            #expect(CommandLineTool.run(["predicate"] + arguments, io: BufferIO()) == 2)
+        }
+        let help = BufferIO()
+        _ = CommandLineTool.run(["predicate", "--help"], io: help)
+        #expect(help.output.contains("--max-line-bytes <n>"))
+        #expect(help.output.contains("default 16777216"))
+        #expect(help.output.contains("MEMORY (--jsonl)"))
+    }
+
+    @Test func theReaderKeepsAtMostTheLimitOfALine() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("objectgraph-input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("input.jsonl")
+        let huge = String(repeating: "y", count: 200_000)
+        let text =
+            "a\n" + String(repeating: "x", count: 200) + "\nb\r\n\n" + huge + "\n" + huge + "\ntail"
+        try Data(text.utf8).write(to: file)
+        let descriptor = open(file.path, O_RDONLY)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let reader = InputLineReader(fileDescriptor: descriptor)
+        #expect(try reader.next(maximumBytes: 100) == .line("a"))
+        #expect(try reader.next(maximumBytes: 100) == .tooLong(bytes: 200))
+        #expect(try reader.next(maximumBytes: 100) == .line("b"))
+        #expect(try reader.next(maximumBytes: 100) == .line(""))
+        #expect(try reader.next(maximumBytes: 150_000) == .tooLong(bytes: 200_000))
+        #expect(try reader.next(maximumBytes: 200_000) == .line(huge))
+        #expect(try reader.next(maximumBytes: 100) == .line("tail"))
+        #expect(try reader.next(maximumBytes: 100) == nil)
+    }
+
+    @Test func standardInputThatIsAFolderIsAnError() throws {
+        let folder = FileManager.default.temporaryDirectory
+        let descriptor = open(folder.path, O_RDONLY)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let reader = InputLineReader(fileDescriptor: descriptor)
+        #expect(throws: InputReadError.self) { try reader.next(maximumBytes: 100) }
+        do {
+            _ = try reader.next(maximumBytes: 100)
+        } catch {
+            #expect(error.description == "standard input is a directory")
+        }
+        let io = ReaderIO(reader)
+        #expect(CommandLineTool.run(["predicate", "--jsonl"], io: io) == 2)
+        #expect(io.output.isEmpty)
+        #expect(io.errorOutput == "error: standard input is a directory\n")
+    }
+
+    @Test(.enabled(if: builtObjectgraph != nil, "the objectgraph executable is not built"))
+    func theCommandFailsWhenStandardInputIsAFolder() throws {
+        let binary = try #require(builtObjectgraph)
+        let descriptor = open(FileManager.default.temporaryDirectory.path, O_RDONLY)
+        #expect(descriptor >= 0)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["predicate", "--jsonl"]
+        process.standardInput = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        let message = String(
+            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 2)
+        #expect(message == "error: standard input is a directory\n")
+    }
+
+    @Test func theJSONReaderAcceptsWhatJSONAccepts() {
+        let valid = [
+            "0", "-0", "1.5e3", "-12.25E-2", "9223372036854775807", "18446744073709551616", "true",
+            "null", #""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#, " [ 1 , [ ] , { } ] ",
+            #"{"a": {"b": [null]}, "a": 2}"#,
+        ]
+        for text in valid {
+            #expect((try? JSONValue(parsing: text)) != nil, "\(text)")
+        }
+        let invalid = [
+            "", "01", "1.", ".5", "+1", "1e", "[1,]", #"{"a" 1}"#, #"{"a":1,}"#, "[1 2]", "nul",
+            #""\ud800""#, #""\x""#, "\"a\nb\"", #""abc"#, "[1] 2", "{1: 2}", "1e400",
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        ]
+        for text in invalid {
+            #expect((try? JSONValue(parsing: text)) == nil, "\(text)")
+        }
+        guard case .string(let text) = try? JSONValue(parsing: #""a\u00e9\ud83d\ude00\n""#) else {
+            Issue.record("not a string")
+            return
+        }
+        #expect(text == "aé😀\n")
+        guard case .integer(let big) = try? JSONValue(parsing: "9223372036854775807"),
+            case .double(let bigger) = try? JSONValue(parsing: "18446744073709551616")
+        else {
+            Issue.record("numbers")
+            return
+        }
+        #expect(big == Int64.max && bigger == 18_446_744_073_709_551_616)
+    }
+}
+
+/// Command I/O whose standard input is an ``InputLineReader``; output is kept in memory.
+private final class ReaderIO: CommandIO {
+    private let reader: InputLineReader
+    private(set) var output = ""
+    private(set) var errorOutput = ""
+    var environment: [String: String] { [:] }
+
+    init(_ reader: InputLineReader) { self.reader = reader }
+
+    func write(_ text: String) { output += text }
+    func writeError(_ text: String) { errorOutput += text }
+    func readLine() -> String? { nil }
+    func readLine(maximumBytes: Int) throws(InputReadError) -> InputLine? {
+        try reader.next(maximumBytes: maximumBytes)
+    }
+    func flush() {}
+}
+
+/// The `objectgraph` executable built beside the test runner, if there is one.
+private let builtObjectgraph: URL? = {
+    let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let binary = runner.deletingLastPathComponent().appendingPathComponent("objectgraph")
+    return FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
+}()

@@ -59,10 +59,21 @@ extension KeychainCommand {
     /// input is a terminal (both must match), else the first line of standard input.
     static func askForPassword(io: CommandIO) -> Result<String, ParseError> {
         guard io is StandardIO, isatty(STDIN_FILENO) == 1 else {
-            guard let line = io.readLine(), !line.isEmpty else {
+            let read: InputLine?
+            do {
+                read = try io.readLine(maximumBytes: 64 * 1024)
+            } catch {
+                return .failure(ParseError(text: "-w: \(error)"))
+            }
+            switch read {
+            case .line(let line) where !line.isEmpty:
+                return .success(line)
+            case .tooLong(let bytes):
+                return .failure(
+                    ParseError(text: "-w: the password line is \(bytes) bytes, more than 65536"))
+            default:
                 return .failure(ParseError(text: "-w: no password on standard input"))
             }
-            return .success(line)
         }
         guard let first = promptWithoutEcho("password data for new item: ", io: io) else {
             return .failure(ParseError(text: "-w: no password entered"))

@@ -7,10 +7,15 @@ enum Digest {
     /// SHA-256 of `data`.
     static func sha256(_ data: Data) -> Data { digest(data, EVP_sha256(), length: 32) }
 
+    /// SHA-256 of `bytes`.
+    static func sha256(_ bytes: [UInt8]) -> Data { digest(bytes, EVP_sha256(), length: 32) }
+
     /// SHA-512 of `data`.
     static func sha512(_ data: Data) -> Data { digest(data, EVP_sha512(), length: 64) }
 
-    private static func digest(_ data: Data, _ type: OpaquePointer?, length: Int) -> Data {
+    private static func digest(
+        _ data: some ContiguousBytes, _ type: OpaquePointer?, length: Int
+    ) -> Data {
         var output = [UInt8](repeating: 0, count: length)
         var written: UInt32 = 0
         let status = data.withUnsafeBytes { buffer in

@@ -21,18 +21,28 @@ extension EntityModel {
     /// let hashes = model.entityVersionHashes
     /// print(hashes["Student"]?.base64EncodedString() ?? "")
     /// ```
+    ///
+    /// Each property and each entity is hashed once, and each entity's inherited properties come
+    /// from its parent's, so the work is linear in what the hashes cover, however deep the
+    /// hierarchy.
     public var entityVersionHashes: [String: Data] {
-        var cache: [String: Data] = [:]
-        for entity in entities {
-            _ = versionHash(of: entity, cache: &cache, visiting: [])
-        }
-        return cache
+        let graph = InheritanceGraph(entities)
+        let hashes = VersionHasher(graph).hashes()
+        var result: [String: Data] = [:]
+        for (entity, hash) in zip(graph.nodes, hashes) { result[entity.name] = hash }
+        return result
     }
 
-    /// The version hash of one entity.
+    /// The version hash of one entity; its ancestors are looked up in the model by name.
     public func versionHash(of entity: Entity) -> Data {
-        var cache: [String: Data] = [:]
-        return versionHash(of: entity, cache: &cache, visiting: [])
+        let nodes = lineage(of: entity)
+        var indexByName: [String: Int] = [:]
+        for (index, node) in nodes.enumerated() { indexByName[node.name] = index }
+        let parents = nodes.map { node -> Int? in
+            parent(of: node).flatMap { indexByName[$0.name] }
+        }
+        let graph = InheritanceGraph(nodes: nodes, parents: parents, indexByName: indexByName)
+        return VersionHasher(graph).hashes().first ?? Data()
     }
 
     /// Core Data's `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over the name-and-hash
@@ -54,77 +64,6 @@ extension EntityModel {
             data.append(hash)
         }
         return Digest.sha256(data).base64EncodedString()
-    }
-
-    private func versionHash(
-        of entity: Entity, cache: inout [String: Data], visiting: Set<String>
-    ) -> Data {
-        if let known = cache[entity.name] { return known }
-        var data = Data()
-        data.appendUTF8(entity.name)
-        data.append(entity.isAbstract ? 1 : 0)
-        if let parent = parent(of: entity), !visiting.contains(parent.name) {
-            data.append(
-                versionHash(of: parent, cache: &cache, visiting: visiting.union([entity.name])))
-        }
-        var properties: [(name: String, hash: Data)] = []
-        for ancestor in lineage(of: entity) {
-            for attribute in ancestor.attributes where !attribute.isTransient {
-                properties.append((attribute.name, attributeHash(attribute)))
-            }
-            for relationship in ancestor.relationships where !relationship.isTransient {
-                properties.append(
-                    (relationship.name, relationshipHash(relationship, declaredBy: ancestor)))
-            }
-        }
-        properties.sort { $0.name.utf8Less(than: $1.name) }
-        for property in properties { data.append(property.hash) }
-        if let modifier = entity.versionHashModifier, !modifier.isEmpty {
-            data.appendUTF8(modifier)
-        }
-        let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }
-            .sorted { $0.utf8Less(than: $1) }
-        for constraint in constraints { data.appendUTF8(constraint) }
-        let hash = Digest.sha256(data)
-        cache[entity.name] = hash
-        return hash
-    }
-
-    private func propertyBase(
-        name: String, isOptional: Bool, isTransient: Bool, modifier: String?
-    ) -> Data {
-        var data = Data()
-        data.appendUTF8(name)
-        let flags: UInt16 = (isOptional ? 1 : 0) | (isTransient ? 2 : 0)
-        data.appendLittleEndian(flags)
-        if let modifier, !modifier.isEmpty { data.appendUTF8(modifier) }
-        return Digest.sha256(data)
-    }
-
-    private func attributeHash(_ attribute: Attribute) -> Data {
-        var data = propertyBase(
-            name: attribute.name, isOptional: attribute.isOptional,
-            isTransient: attribute.isTransient, modifier: attribute.versionHashModifier)
-        data.appendLittleEndian(attribute.type.coreDataCode)
-        if attribute.allowsExternalBinaryDataStorage { data.append(1) }
-        if attribute.preservesValueInHistoryOnDeletion { data.append(1) }
-        return Digest.sha256(data)
-    }
-
-    private func relationshipHash(_ relationship: Relationship, declaredBy owner: Entity) -> Data {
-        var data = propertyBase(
-            name: relationship.name, isOptional: relationship.isOptional,
-            isTransient: relationship.isTransient, modifier: relationship.versionHashModifier)
-        data.appendUTF8(relationship.destinationEntityName)
-        if let inverse = relationship.inverseName {
-            let inverseEntity = relationship.inverseEntityName ?? relationship.destinationEntityName
-            let isSelfInverse = inverse == relationship.name && inverseEntity == owner.name
-            if !isSelfInverse { data.appendUTF8(inverse) }
-        }
-        data.appendLittleEndian(UInt32(truncatingIfNeeded: relationship.maxCount))
-        data.appendLittleEndian(UInt32(truncatingIfNeeded: relationship.minCount))
-        if relationship.isOrdered { data.appendLittleEndian(UInt16(1)) }
-        return Digest.sha256(data)
     }
 }
 

@@ -48,23 +48,35 @@ enum DeclaredProperty {
 extension ModelValidator {
     /// The property named `name` of `entity`, declared on it or inherited (nearest first).
     func inheritedProperty(named name: String, in entity: Entity) -> DeclaredProperty? {
-        firstInLineage(of: entity) { member in
+        let find = { (member: Entity) -> DeclaredProperty? in
             if let attribute = member.attribute(named: name) { return .attribute(attribute) }
             if let relationship = member.relationship(named: name) {
                 return .relationship(relationship)
             }
             return member.fetchedProperties.first { $0.name == name }.map(DeclaredProperty.fetched)
         }
+        if let declarer = soleDeclarer(of: name, inLineageOf: entity) {
+            return declarer.flatMap(find)
+        }
+        return firstInLineage(of: entity, find)
     }
 
     /// The relationship named `name` of `entity`, declared on it or inherited (nearest first).
     func inheritedRelationship(named name: String, in entity: Entity) -> Relationship? {
-        firstInLineage(of: entity) { $0.relationship(named: name) }
+        if let declarer = soleDeclarer(of: name, inLineageOf: entity) {
+            return declarer?.relationship(named: name)
+        }
+        return firstInLineage(of: entity) { $0.relationship(named: name) }
     }
 
     /// Whether the entity named `name` is `entity` or one of its ancestors.
     func isSelfOrAncestor(_ name: String, of entity: Entity) -> Bool {
-        firstInLineage(of: entity) { $0.name == name ? true : nil } ?? false
+        if entity.name == name { return true }
+        guard let index = graphIndex(of: entity) else {
+            return firstInLineage(of: entity) { $0.name == name ? true : nil } ?? false
+        }
+        guard let ancestor = graph.index(of: name) else { return false }
+        return graph.isInLineage(ancestor, of: index)
     }
 
     /// The first non-nil `match` walking from `entity` up its parents; stops at a missing parent
@@ -79,5 +91,23 @@ extension ModelValidator {
             }
             current = parent
         }
+    }
+
+    /// In constant time, when one entity declares `name`: that entity (`.some`) if it is in the
+    /// lineage of `entity`, `.some(nil)` if it is not or nobody declares `name`. `nil` when only
+    /// a walk up the lineage can tell (several declarers, or a repeated entity name).
+    private func soleDeclarer(of name: String, inLineageOf entity: Entity) -> Entity?? {
+        guard let index = graphIndex(of: entity) else { return nil }
+        guard let declarers = declaringNodes[name] else { return .some(nil) }
+        guard declarers.count == 1, let declarer = declarers.first else { return nil }
+        return graph.isInLineage(declarer, of: index) ? graph.nodes[declarer] : .some(nil)
+    }
+
+    /// The index of `entity` in ``graph``, or `nil` when it is a repeated declaration of a name
+    /// (the graph holds each name's first).
+    private func graphIndex(of entity: Entity) -> Int? {
+        guard let index = graph.index(of: entity.name) else { return nil }
+        if repeatedEntityNames.contains(entity.name) && graph.nodes[index] != entity { return nil }
+        return index
     }
 }

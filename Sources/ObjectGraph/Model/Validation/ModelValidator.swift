@@ -94,16 +94,34 @@ struct ModelValidator {
 
     /// For each property name, the names of the entities declaring it.
     let propertyOwners: [String: Set<String>]
+    /// The inheritance links, for lineage questions in constant time.
+    let graph: InheritanceGraph
+    /// For each property name, the entities of ``graph`` declaring it.
+    let declaringNodes: [String: [Int]]
+    /// The entity names declared more than once.
+    let repeatedEntityNames: Set<String>
 
     init(model: EntityModel) {
         self.model = model
         var owners: [String: Set<String>] = [:]
+        var seen: Set<String> = []
+        var repeated: Set<String> = []
         for entity in model.entities {
+            if !seen.insert(entity.name).inserted { repeated.insert(entity.name) }
             for property in DeclaredProperty.declared(in: entity) {
                 owners[property.name, default: []].insert(entity.name)
             }
         }
         propertyOwners = owners
+        repeatedEntityNames = repeated
+        graph = InheritanceGraph(model.entities)
+        var declaring: [String: [Int]] = [:]
+        for (index, entity) in graph.nodes.enumerated() {
+            for name in Set(DeclaredProperty.declared(in: entity).map(\.name)) {
+                declaring[name, default: []].append(index)
+            }
+        }
+        declaringNodes = declaring
         loaderMarks = Set(
             model.loadDiagnostics.compactMap { diagnostic in
                 diagnostic.location.map { LoaderMark(ruleID: diagnostic.ruleID, location: $0) }
