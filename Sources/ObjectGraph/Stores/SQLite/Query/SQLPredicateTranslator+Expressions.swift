@@ -145,9 +145,8 @@ extension SQLPredicateTranslator {
                 if index == start { arguments.append(piece) }
                 arguments.append(operands[index + 1].piece)
             }
-            piece =
-                SQLPiece("\(SQLFunctions.arithmetic)(") + SQLPiece.joined(arguments, separator: ", ")
-                + ")"
+            let list = SQLPiece.joined(arguments, separator: ", ")
+            piece = SQLPiece("\(SQLFunctions.arithmetic)(") + list + ")"
             start = end
         }
         var result = SQLFragment(piece, kind: .number)
