@@ -79,6 +79,13 @@ struct DeepPredicateTests {
             #expect(
                 try sqlite.count(for: request) == min(3, expected.count),
                 sourceLocation: sourceLocation)
+            // Dictionary fetches with aggregates go through the same matching.
+            var sums = FetchRequest(entityName: "Person")
+            sums.predicate = try Predicate(format: format)
+            sums.propertiesToFetch = [.aggregate(.sum, of: "age", as: "total")]
+            #expect(
+                try sqlite.fetchDictionaries(sums) == xml.fetchDictionaries(sums),
+                sourceLocation: sourceLocation)
             return answered
         }
     }
