@@ -22,9 +22,9 @@ enum SQLPlan {
         return nil
     }
 
-    /// The plan for compiling with `compile`: its statement, prepared once on `database` so
-    /// that SQLite's limits are known before it runs (the prepared statement stays in the
-    /// database's statement cache for the fetch that follows).
+    /// The plan for compiling with `compile`: its statement, prepared once on `database` (and
+    /// finalized, leaving the statement cache as it was) so that SQLite's limits are known
+    /// before it runs.
     static func make(
         on database: Database, _ compile: () throws(SQLTranslationError) -> CompiledQuery
     ) -> SQLPlan {
@@ -35,7 +35,7 @@ enum SQLPlan {
             return .inMemory(reason: error.description)
         }
         do {
-            _ = try database.cachedStatement(sql: query.sql)
+            _ = try database.makeStatement(sql: query.sql)
         } catch let error as DatabaseError {
             if let reason = limitReached(error) { return .inMemory(reason: reason) }
         } catch {}
