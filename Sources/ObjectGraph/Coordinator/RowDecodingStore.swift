@@ -24,4 +24,7 @@ protocol SQLQueryingStore: PersistentStore {
     /// The SQL (with its bound arguments after `--`) the store runs for `query`, or `nil` when
     /// the query is answered in memory (a predicate part with no SQL translation).
     func sqlText(for query: StoreQuery) -> String?
+    /// Why `query` is answered in memory (a predicate part without a SQL translation, or a
+    /// statement SQLite refuses as too deep or too large), or `nil` when it runs in SQL.
+    func inMemoryReason(for query: StoreQuery) -> String?
 }

@@ -144,4 +144,28 @@ extension StoreCoordinator {
             return store.sqlText(for: query)
         }
     }
+
+    /// What the store holding `query`'s entities logs for it: the SQL it runs (with its
+    /// bound arguments after `--`), or a comment line saying why the query is evaluated in
+    /// memory (`-- evaluated in memory: <reason>`).
+    func sqlLog(for query: StoreQuery) -> String {
+        withStoresLocked { stores in
+            guard let store = Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)
+            else {
+                return Self.inMemoryLine("the fetched entities are in more than one store")
+            }
+            guard let querying = store.sqlQuerying else {
+                return Self.inMemoryLine("the \(store.description.type) store does not run SQL")
+            }
+            if let sql = querying.sqlText(for: query) { return sql }
+            return Self.inMemoryLine(querying.inMemoryReason(for: query) ?? "no SQL translation")
+        }
+    }
+
+    /// The log line of a query evaluated in memory, on one line whatever the reason holds.
+    private static func inMemoryLine(_ reason: String) -> String {
+        "-- evaluated in memory: "
+            + reason.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(
+                of: "\n", with: " ")
+    }
 }

@@ -276,4 +276,19 @@ extension ManagedContext {
         let query = storeQuery(request, entity: entity, result: .rows, limits: true)
         return coordinator.sql(for: query)
     }
+
+    /// What a fetch of `request` logs: the SQL (with its bound arguments after `--`) a SQLite
+    /// store runs for it, or a comment line saying why it is evaluated in memory — another
+    /// store type, a predicate part without a SQL translation, or a statement SQLite refuses
+    /// as too deep or too large. The answer is the same either way.
+    ///
+    /// ```swift
+    /// print(try context.sqlLog(for: request))
+    /// // -- evaluated in memory: SQLite cannot prepare the statement (parser stack overflow)
+    /// ```
+    public func sqlLog<T: ManagedObject>(for request: FetchRequest<T>) throws -> String {
+        let entity = try fetchEntity(request)
+        let query = storeQuery(request, entity: entity, result: .rows, limits: true)
+        return coordinator.sqlLog(for: query)
+    }
 }

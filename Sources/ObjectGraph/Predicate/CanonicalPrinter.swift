@@ -93,7 +93,7 @@ enum CanonicalPrinter {
             out += "."
             write(path, to: &out)
         case .variable(let name):
-            out += "$" + name
+            out += variable(name)
         case .index(let base, let selector):
             writePostfixBase(base, parenthesizeKeyPath: false, to: &out)
             out += "["
@@ -144,7 +144,7 @@ enum CanonicalPrinter {
         case .subquery(let collection, let variable, let predicate):
             out += "SUBQUERY("
             write(collection, to: &out)
-            out += ", $\(variable), "
+            out += ", " + Self.variable(variable) + ", "
             write(predicate, to: &out)
             out += ")"
         case .ternary(let condition, let whenTrue, let whenFalse):
@@ -238,9 +238,17 @@ enum CanonicalPrinter {
         }
     }
 
-    /// A key name, with `#` when it is a reserved word or would read as a function call.
+    /// A key name as it parses back to the same key: as it is when it is an identifier,
+    /// `#name` for a reserved word, and `#"…"` (quoted and escaped as a string) for anything
+    /// else — spaces, dots, a leading digit or `@`, punctuation, the empty name.
     static func identifier(_ name: String) -> String {
-        PredicateParser.reservedWords.contains(name.uppercased()) ? "#" + name : name
+        guard PredicateLexer.isIdentifier(name) else { return "#" + StringLiteral.quoted(name) }
+        return PredicateParser.reservedWords.contains(name.uppercased()) ? "#" + name : name
+    }
+
+    /// `$name`, or `$"…"` for a variable name that is not an identifier.
+    static func variable(_ name: String) -> String {
+        "$" + (PredicateLexer.isIdentifier(name) ? name : StringLiteral.quoted(name))
     }
 
     static func write(_ value: Value, to out: inout String) {

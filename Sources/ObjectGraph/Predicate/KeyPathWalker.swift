@@ -1,6 +1,9 @@
 /// Follows a pre-split key path from a value: keys through objects and dictionaries, keys across
 /// collections (flattening to-many of to-many), and collection operators.
 enum KeyPathWalker {
+    /// The value at the end of `components` from `start`. One loop over the components (a
+    /// collection operator's result continues in it too), so a long path neither recurses
+    /// nor costs more than linear time.
     static func walk(
         _ start: EvaluationValue, _ components: ArraySlice<PredicateKeyPath.Component>
     ) throws -> EvaluationValue {
@@ -10,10 +13,10 @@ enum KeyPathWalker {
             switch components[index] {
             case .key(let key):
                 current = try lookup(current, key)
+                index += 1
             case .operator(let op):
-                return try apply(op, to: current, rest: components[(index + 1)...])
+                (current, index) = try apply(op, to: current, rest: components[(index + 1)...])
             }
-            index += 1
         }
         return current
     }
@@ -38,23 +41,23 @@ enum KeyPathWalker {
 
     /// Applies `@op`. The keys after it, up to the next collection operator, are read from each
     /// element first (`items.@sum.price`); the path then continues from the result
-    /// (`items.@distinctUnionOfObjects.tag.@count`).
+    /// (`items.@distinctUnionOfObjects.tag.@count`) at the index returned with it.
     static func apply(
         _ op: CollectionOperator, to value: EvaluationValue,
         rest: ArraySlice<PredicateKeyPath.Component>
-    ) throws -> EvaluationValue {
+    ) throws -> (EvaluationValue, continuingAt: Int) {
         var elements: [EvaluationValue]
         switch value {
         case .collection(let items): elements = items
         case .dictionary(let dictionary): elements = Array(dictionary.values)
         case .value(.null): elements = []
         case .value(.string(let text)) where op == .count:
-            return try walk(.value(.integer(Int64(text.count))), rest)
+            return (.value(.integer(Int64(text.count))), rest.startIndex)
         default:
             throw PredicateEvaluationError.typeMismatch(
                 "@\(op.rawValue) needs a collection, not \(value)")
         }
-        if op == .count { return try walk(.value(.integer(Int64(elements.count))), rest) }
+        if op == .count { return (.value(.integer(Int64(elements.count))), rest.startIndex) }
         let end =
             rest.firstIndex { component in
                 if case .operator = component { return true }
@@ -83,6 +86,6 @@ enum KeyPathWalker {
         case .distinctUnionOfArrays, .distinctUnionOfSets:
             result = .collection(try Aggregates.distinct(Aggregates.flatten(elements)))
         }
-        return try walk(result, rest[end...])
+        return (result, end)
     }
 }

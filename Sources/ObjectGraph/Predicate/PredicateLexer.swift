@@ -57,6 +57,17 @@ struct PredicateLexer {
         }
     }
 
+    /// Whether `name` reads as one identifier token: a letter or `_`, then letters, digits,
+    /// `_` and `$`.
+    static func isIdentifier(_ name: String) -> Bool {
+        var scalars = name.unicodeScalars.makeIterator()
+        guard let first = scalars.next(), isIdentifierStart(first) else { return false }
+        while let next = scalars.next() {
+            guard isIdentifierPart(next) else { return false }
+        }
+        return true
+    }
+
     private mutating func identifierText() -> String {
         var text = String.UnicodeScalarView()
         while let c = peek(), Self.isIdentifierPart(c) {
@@ -86,6 +97,12 @@ struct PredicateLexer {
             return token(.string(try stringLiteral(quote: c)))
         case "#", "@", "$":
             position += 1
+            if c != "@", let q = peek(), q == "\"" || q == "'" {
+                // `#"a b"` and `$"a b"`: a key or a variable whose name is not an identifier
+                // (how the canonical form prints one), escapes as in strings.
+                let name = try stringLiteral(quote: q)
+                return token(c == "#" ? .escapedIdentifier(name) : .variable(name))
+            }
             guard let n = peek(), Self.isIdentifierStart(n) else {
                 throw error("an identifier after '\(Character(c))'", at: position)
             }

@@ -4,11 +4,12 @@ struct PredicateToken: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         /// A bare identifier or keyword (keywords are matched case-insensitively by the parser).
         case identifier(String)
-        /// `#name`: an identifier that is never a keyword.
+        /// `#name`: an identifier that is never a keyword; `#"a b"` (or `#'a b'`, escapes as in
+        /// strings) for a key that is not an identifier.
         case escapedIdentifier(String)
         /// `@name`: a collection operator in a key path.
         case atIdentifier(String)
-        /// `$name`
+        /// `$name`, or `$"a b"` for a name that is not an identifier.
         case variable(String)
         /// A quoted string, escapes resolved.
         case string(String)

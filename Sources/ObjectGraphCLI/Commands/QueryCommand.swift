@@ -19,7 +19,8 @@ struct QueryCommand: Command {
           --entity NAME      The entity to fetch (subentities included).
           --sort KEY[:desc]  Sort by a key path; repeat for more keys.
           --limit N          At most N objects.
-          --sql              Print the SQL instead of the objects.
+          --sql              Print the SQL instead of the objects, or the line
+                             '-- evaluated in memory: REASON' when the fetch runs in memory.
           -h, --help         Show help.
 
         EXIT: 0 success, 1 the predicate does not parse, 2 usage or unreadable input.
@@ -96,8 +97,7 @@ struct QueryCommand: Command {
                 return usageError("the model has no entity '\(entity)'", io: io)
             }
             if showSQL {
-                io.write(
-                    (try context.sql(for: request) ?? "-- evaluated in memory (no SQL)") + "\n")
+                io.write(try context.sqlLog(for: request) + "\n")
                 return ExitStatus.success
             }
             for object in try context.fetch(request) {

@@ -1,8 +1,10 @@
 import Foundation
 import SQLiteDatabase
 
-/// Fetches and counts compiled to SQL. What the compiler cannot translate is left to the
-/// context's in-memory evaluator (the store answers `nil`), so the answer never differs.
+/// Fetches and counts compiled to SQL. What the compiler cannot translate, and statements
+/// SQLite refuses as too deep or too large (see ``SQLPlan``), are left to the context's
+/// in-memory evaluator (the store answers `nil`), so the answer never differs;
+/// ``inMemoryReason(for:)`` says why.
 extension SQLiteStore: RowDecodingStore, SQLQueryingStore {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
         guard let compiled = compiledSelect(query) else { return nil }
@@ -51,11 +53,12 @@ extension SQLiteStore: RowDecodingStore, SQLQueryingStore {
 
     func count(_ query: StoreQuery) throws -> Int? {
         let entity = schema.entities[query.entityIndex]
-        guard
-            let compiled = try? compiler.count(
+        let plan = SQLPlan.make(on: database) { () throws(SQLTranslationError) in
+            try compiler.count(
                 entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
                 predicate: query.predicate)
-        else { return nil }
+        }
+        guard let compiled = plan.query else { return nil }
         let total = try sqlite {
             try database.fetchValue(
                 Int.self, sql: compiled.sql, arguments: compiled.statementArguments) ?? 0
@@ -72,16 +75,22 @@ extension SQLiteStore: RowDecodingStore, SQLQueryingStore {
         compiledSelect(query)?.description
     }
 
+    func inMemoryReason(for query: StoreQuery) -> String? {
+        if case .inMemory(let reason) = selectPlan(query) { return reason }
+        return nil
+    }
+
     /// The SQL of `query`, or `nil` when part of it cannot run in SQL.
     func compiledSelect(_ query: StoreQuery) -> CompiledQuery? {
         if let known = compiledQueries[query] { return known }
-        let compiled = compile(query)
+        let compiled = selectPlan(query).query
         if compiledQueries.count > 256 { compiledQueries.removeAll() }
         compiledQueries[query] = compiled
         return compiled
     }
 
-    private func compile(_ query: StoreQuery) -> CompiledQuery? {
+    /// The SELECT of `query`, or why it is evaluated in memory.
+    private func selectPlan(_ query: StoreQuery) -> SQLPlan {
         let entity = schema.entities[query.entityIndex]
         let table = entityLayouts[query.entityIndex].tableName
         let columns: [String]
@@ -89,9 +98,11 @@ extension SQLiteStore: RowDecodingStore, SQLQueryingStore {
         case .rows: columns = tableColumns[table]?.names ?? []
         case .ids: columns = ["Z_PK", "Z_ENT"]
         }
-        return try? compiler.select(
-            entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
-            predicate: query.predicate, sortDescriptors: query.sortDescriptors,
-            offset: query.offset, limit: query.limit, columns: columns)
+        return SQLPlan.make(on: database) { () throws(SQLTranslationError) in
+            try compiler.select(
+                entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
+                predicate: query.predicate, sortDescriptors: query.sortDescriptors,
+                offset: query.offset, limit: query.limit, columns: columns)
+        }
     }
 }

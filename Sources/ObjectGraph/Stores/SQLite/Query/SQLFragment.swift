@@ -100,16 +100,33 @@ struct SQLObjectScope {
 /// The FROM clause of one SELECT level: the main table, then joins added as key paths need
 /// them (to-one joins shared by every use of the same path).
 final class SQLSelectContext {
+    /// The most tables SQLite joins in one SELECT.
+    static let maximumTables = 64
+
     private(set) var from: SQLPiece
+    /// How many tables ``from`` names.
+    private(set) var tableCount: Int
     private var joins: [String: String] = [:]
 
-    init(from: SQLPiece) {
+    init(from: SQLPiece, tables: Int = 1) {
         self.from = from
+        self.tableCount = tables
     }
 
-    /// Appends a join clause (` LEFT JOIN "ZTEAM" AS t2 ON …`).
-    func append(_ clause: SQLPiece) {
-        from = from + clause
+    /// Appends a join clause of `tables` more tables (` LEFT JOIN "ZTEAM" AS t2 ON …`), in
+    /// place; past SQLite's ``maximumTables`` the key path `fragment` is untranslatable (and
+    /// is evaluated in memory) before more SQL is built.
+    func append(_ clause: SQLPiece, tables: Int, fragment: @autoclosure () -> String)
+        throws(SQLTranslationError)
+    {
+        guard tableCount + tables <= Self.maximumTables else {
+            throw .unsupported(
+                fragment(),
+                reason: "the key paths join more than \(Self.maximumTables) tables, SQLite's limit")
+        }
+        tableCount += tables
+        from.sql += clause.sql
+        from.arguments += clause.arguments
     }
 
     /// The alias already joined for `key` (alias + relationship), if any.

@@ -16,8 +16,9 @@ import SQLiteDatabase
 /// - `og_string_match(operation, text, pattern, options)`: `BEGINSWITH`, `ENDSWITH`, `LIKE`,
 ///   `MATCHES` and substring `CONTAINS` through `StringMatching` (0 when either is NULL; an
 ///   invalid regular expression is an error).
-/// - `og_arithmetic(operator, a, b)`: `Arithmetic.apply` (integer overflow and division by zero
-///   are errors, as in the evaluator).
+/// - `og_arithmetic(operator, a, b, operator₂, c, …)`: `Arithmetic.apply` left to right,
+///   `((a op b) op₂ c) …` (integer overflow and division by zero are errors, as in the
+///   evaluator).
 /// - `og_function(selector, arguments…)`: the built-in functions of `FunctionEvaluator` that
 ///   take and give single values (`abs:`, `sqrt:`, `floor:`, `uppercase:`, bitwise, …).
 /// - `og_method(selector, text)`: `FUNCTION(text, 'uppercaseString' | 'lowercaseString' |
@@ -217,11 +218,22 @@ enum SQLFunctions {
             }
             return .integer(result ? 1 : 0)
         }
-        try db.createFunction(name: arithmetic, argumentCount: 3, deterministic: true) { args in
-            guard let op = operators[integer(args[0])] else {
-                throw PredicateEvaluationError.unsupported("an unknown arithmetic operator")
+        try db.createFunction(name: arithmetic, deterministic: true) { args in
+            // (op₁, a, b, op₂, c, op₃, d, …): ((a op₁ b) op₂ c) op₃ d …, left to right.
+            guard args.count >= 3, args.count % 2 == 1 else {
+                throw PredicateEvaluationError.unsupported(
+                    "og_arithmetic needs an operator, two operands, then operator-operand pairs")
             }
-            let result = try Arithmetic.apply(op, .value(number(args[1])), .value(number(args[2])))
+            var result = EvaluationValue.value(try number(args[1]))
+            var next = 0
+            while next < args.count {
+                guard let op = operators[integer(args[next])] else {
+                    throw PredicateEvaluationError.unsupported("an unknown arithmetic operator")
+                }
+                let operand = next == 0 ? 2 : next + 1
+                result = try Arithmetic.apply(op, result, .value(number(args[operand])))
+                next = operand + 1
+            }
             return try databaseValue(result)
         }
         try db.createFunction(name: sortKey, argumentCount: 2, deterministic: true) { args in

@@ -34,11 +34,13 @@ struct SQLPiece: Sendable {
     }
 
     /// The pieces joined by `separator`.
+    /// Appends in place, so a long list (`x IN (?, ?, …)`) costs time linear in its length.
     static func joined(_ pieces: [SQLPiece], separator: String) -> SQLPiece {
         var result = SQLPiece("")
         for (index, piece) in pieces.enumerated() {
             if index > 0 { result.sql += separator }
-            result = result + piece
+            result.sql += piece.sql
+            result.arguments += piece.arguments
         }
         return result
     }

@@ -59,8 +59,8 @@ extension SQLPredicateTranslator {
             return try subqueryCount(collection, variable, predicate, scope, fragment: text)
         case .index(.subquery(let collection, let variable, let predicate), .size):
             return try subqueryCount(collection, variable, predicate, scope, fragment: text)
-        case .arithmetic(let left, let op, let right):
-            return try arithmetic(op, scalar(left, scope), scalar(right, scope), fragment: text)
+        case .arithmetic:
+            return try arithmeticChain(expression, scope, fragment: text)
         case .negate(let inner):
             var zero = SQLFragment(.bound(.integer(0)), kind: .number, nullable: false)
             zero.isInteger = true
@@ -105,6 +105,56 @@ extension SQLPredicateTranslator {
         case .index, .member:
             throw .unsupported(text, reason: "not supported in SQL")
         }
+    }
+
+    /// The most operators one `og_arithmetic` call applies (two arguments each, well inside
+    /// SQLite's limit of 127 arguments).
+    static let arithmeticChainLength = 50
+
+    /// A left-associative chain `a + b - c * d …` (the left spine of arithmetic nodes, as the
+    /// parser builds it) as `og_arithmetic(op₁, a, b, op₂, c, …)`, which applies the operators
+    /// in order as `Arithmetic.apply` does: one call per ``arithmeticChainLength`` operators
+    /// instead of one nested call per operator, so a long sum does not overflow SQLite's
+    /// parser stack.
+    private func arithmeticChain(
+        _ expression: Expression, _ scope: SQLScope, fragment: String
+    ) throws(SQLTranslationError) -> SQLFragment {
+        var operators: [ArithmeticOperator] = []
+        var rights: [Expression] = []
+        var base = expression
+        while case .arithmetic(let left, let op, let right) = base {
+            operators.append(op)
+            rights.append(right)
+            base = left
+        }
+        operators.reverse()
+        rights.reverse()
+        var operands = [try scalar(base, scope)]
+        for right in rights { operands.append(try scalar(right, scope)) }
+        for side in operands where side.kind != .number && side.kind != .null {
+            throw .unsupported(fragment, reason: "arithmetic needs numbers")
+        }
+        if operands.contains(where: { $0.kind == .null }) { return .null }
+        var piece = operands[0].piece
+        var start = 0
+        while start < operators.count {
+            let end = min(start + Self.arithmeticChainLength, operators.count)
+            var arguments: [SQLPiece] = []
+            for index in start..<end {
+                arguments.append(.bound(.integer(SQLFunctions.arithmeticCode(operators[index]))))
+                if index == start { arguments.append(piece) }
+                arguments.append(operands[index + 1].piece)
+            }
+            let list = SQLPiece.joined(arguments, separator: ", ")
+            piece = SQLPiece("\(SQLFunctions.arithmetic)(") + list + ")"
+            start = end
+        }
+        var result = SQLFragment(piece, kind: .number)
+        result.isInteger =
+            operands.allSatisfy(\.isInteger) && !operators.contains(.divide)
+            && !operators.contains(.power)
+        result.mayBeNaN = !result.isInteger || operands.contains(where: \.mayBeNaN)
+        return result
     }
 
     /// `a op b` through `og_arithmetic`, as `Arithmetic.apply`.

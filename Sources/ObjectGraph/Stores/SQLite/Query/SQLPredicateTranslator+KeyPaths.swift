@@ -59,7 +59,7 @@ extension SQLPredicateTranslator {
                                 current, fk, entityColumn, relationship, fragment: text),
                             endsOnObjects: false)
                     }
-                    current = try joinToOne(current, key, fk, relationship)
+                    current = try joinToOne(current, key, fk, relationship, fragment: text)
                     if source != nil { toOneInsideCollection = true }
                 } else {
                     if toOneInsideCollection {
@@ -127,7 +127,8 @@ extension SQLPredicateTranslator {
 
     /// LEFT JOINs the destination of a to-one relationship (once per path).
     private func joinToOne(
-        _ scope: SQLObjectScope, _ key: String, _ fk: String, _ relationship: Relationship
+        _ scope: SQLObjectScope, _ key: String, _ fk: String, _ relationship: Relationship,
+        fragment: @autoclosure () -> String
     ) throws(SQLTranslationError) -> SQLObjectScope {
         let destination = try schema.entity(relationship.destinationEntityName)
         let joinKey = scope.alias + "." + key
@@ -135,10 +136,11 @@ extension SQLPredicateTranslator {
             return SQLObjectScope(alias: alias, entity: destination.name, context: scope.context)
         }
         let alias = newAlias()
-        scope.context.append(
+        try scope.context.append(
             SQLPiece(
                 " LEFT JOIN " + quoteIdentifier(destination.tableName) + " AS " + alias + " ON "
-                    + alias + ".\"Z_PK\" = " + scope.alias + "." + quoteIdentifier(fk)))
+                    + alias + ".\"Z_PK\" = " + scope.alias + "." + quoteIdentifier(fk)),
+            tables: 1, fragment: fragment())
         scope.context.remember(joinKey, alias: alias)
         return SQLObjectScope(alias: alias, entity: destination.name, context: scope.context)
     }
@@ -164,7 +166,8 @@ extension SQLPredicateTranslator {
             context = SQLSelectContext(
                 from: SQLPiece(
                     quoteIdentifier(joinTable) + " AS " + link + " JOIN " + table + " ON "
-                        + alias + ".\"Z_PK\" = " + link + "." + quoteIdentifier(target)))
+                        + alias + ".\"Z_PK\" = " + link + "." + quoteIdentifier(target)),
+                tables: 2)
             conditions.append(
                 SQLPiece(link + "." + quoteIdentifier(owner) + " = " + scope.alias + ".\"Z_PK\""))
         case .foreignKey:
@@ -182,7 +185,8 @@ extension SQLPredicateTranslator {
     /// Joins a further to-many relationship into a collection subquery (flattening).
     private func joinToMany(
         into source: inout SQLCollectionSource, from scope: SQLObjectScope,
-        _ storage: RelationshipStorage, _ relationship: Relationship, fragment: String
+        _ storage: RelationshipStorage, _ relationship: Relationship,
+        fragment: @autoclosure () -> String
     ) throws(SQLTranslationError) -> SQLObjectScope {
         let destination = try schema.entity(relationship.destinationEntityName)
         let alias = newAlias()
@@ -193,19 +197,20 @@ extension SQLPredicateTranslator {
         }
         switch storage {
         case .inverseForeignKey(_, let column, _, _):
-            source.context.append(
+            try source.context.append(
                 " JOIN " + table + " ON " + alias + "." + quoteIdentifier(column) + " = "
-                    + scope.alias + ".\"Z_PK\"" + restriction)
+                    + scope.alias + ".\"Z_PK\"" + restriction, tables: 1, fragment: fragment())
         case .joinTable(let joinTable, let owner, let target, _):
             let link = newAlias()
-            source.context.append(
+            try source.context.append(
                 SQLPiece(
                     " JOIN " + quoteIdentifier(joinTable) + " AS " + link + " ON " + link + "."
                         + quoteIdentifier(owner) + " = " + scope.alias + ".\"Z_PK\" JOIN "
                         + table + " ON " + alias + ".\"Z_PK\" = " + link + "."
-                        + quoteIdentifier(target)) + restriction)
+                        + quoteIdentifier(target)) + restriction, tables: 2, fragment: fragment())
         case .foreignKey:
-            throw .unsupported(fragment, reason: "a to-many relationship stored as a foreign key")
+            throw .unsupported(
+                fragment(), reason: "a to-many relationship stored as a foreign key")
         }
         return SQLObjectScope(alias: alias, entity: destination.name, context: source.context)
     }

@@ -37,17 +37,47 @@ final class SQLPredicateTranslator {
             return SQLPiece(value ? "1" : "0")
         case .and(let terms):
             var pieces: [SQLPiece] = []
-            for term in terms { pieces.append(try condition(term, scope)) }
+            for term in Self.flattened(terms, conjunction: true) {
+                pieces.append(try condition(term, scope))
+            }
             return SQLPiece.all(pieces)
         case .or(let terms):
             var pieces: [SQLPiece] = []
-            for term in terms { pieces.append(try condition(term, scope)) }
+            for term in Self.flattened(terms, conjunction: false) {
+                pieces.append(try condition(term, scope))
+            }
             return SQLPiece.any(pieces)
-        case .not(let inner):
-            return SQLPiece.not(try condition(inner, scope))
+        case .not(var inner):
+            // `NOT NOT x` is `x`: every condition is 0 or 1, never NULL, and the evaluator's
+            // logic is two-valued, so only the parity of a run of negations matters (and
+            // SQLite's parser stack does not grow with the run).
+            var negated = true
+            while case .not(let deeper) = inner {
+                negated.toggle()
+                inner = deeper
+            }
+            let piece = try condition(inner, scope)
+            return negated ? SQLPiece.not(piece) : piece
         case .comparison(let comparison):
             return try condition(comparison, scope)
         }
+    }
+
+    /// The terms of nested `AND`s (`conjunction`) or `OR`s in one list, in order:
+    /// `a AND (b AND (c AND d))` is `a AND b AND c AND d`, which ``SQLPiece/all(_:)`` nests
+    /// as a shallow balanced tree instead of one level per term.
+    static func flattened(_ terms: [Predicate], conjunction: Bool) -> [Predicate] {
+        var result: [Predicate] = []
+        var pending = Array(terms.reversed())
+        while let term = pending.popLast() {
+            switch term {
+            case .and(let inner) where conjunction, .or(let inner) where !conjunction:
+                pending.append(contentsOf: inner.reversed())
+            default:
+                result.append(term)
+            }
+        }
+        return result
     }
 
     private func condition(_ comparison: Comparison, _ scope: SQLScope)
