@@ -17,21 +17,7 @@ enum AtomicFile {
     static func write(_ data: Data, to url: URL, replacing: Bool) throws {
         let staging = try StagingFile(for: url)
         do {
-            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(
-                        staging.descriptor, buffer.baseAddress?.advanced(by: offset),
-                        buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw StoreError.cannotWrite(
-                            path: url.path,
-                            reason: "cannot write \(staging.path): \(StagingFile.errnoText())")
-                    }
-                    offset += written
-                }
-            }
+            try staging.write(data)
             try staging.synchronize()
             try staging.install(replacing: replacing)
         } catch {
