@@ -33,12 +33,6 @@ final class StagingFile {
         }
     }
 
-    /// Writes `data` at the end of the file.
-    /// - Throws: ``StoreError/cannotWrite(path:reason:)``.
-    func write(_ data: Data) throws {
-        do { try staged.write(data) } catch { throw Self.storeError(error) }
-    }
-
     /// Flushes the file's contents to disk (whoever wrote them, through any descriptor).
     /// - Throws: ``StoreError/cannotWrite(path:reason:)``.
     func synchronize() throws {
@@ -71,7 +65,9 @@ final class StagingFile {
         StagedFile.errnoText()
     }
 
-    private static func storeError(_ failure: StagingFailure) -> any Error {
+    /// The stores' error for `failure`: ``ObjectGraphError/fileExists(path:)`` or
+    /// ``StoreError/cannotWrite(path:reason:)``.
+    static func storeError(_ failure: StagingFailure) -> any Error {
         failure.destinationExists
             ? ObjectGraphError.fileExists(path: failure.path)
             : StoreError.cannotWrite(path: failure.path, reason: failure.reason)
