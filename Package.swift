@@ -29,7 +29,9 @@ let package = Package(
         .target(name: "AppContainer"),
         .target(name: "Preferences", dependencies: ["AppContainer", "Archive"]),
         .target(name: "Archive"),
-        .target(name: "Keychain", dependencies: ["SQLiteDatabase", "COpenSSL", "AppContainer"]),
+        .target(
+            name: "Keychain",
+            dependencies: ["SQLiteDatabase", "COpenSSL", "AppContainer", "Archive"]),
 
         // The command-line tool: a library with the commands (tested directly) and a thin main.
         .target(

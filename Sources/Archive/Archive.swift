@@ -8,8 +8,9 @@ import Foundation
 /// let ada = try Archive.read(Person.self, from: documents.appendingPathComponent("ada.plist"))
 /// ```
 ///
-/// Files are written atomically (a temporary file renamed into place), so a reader sees the
-/// old archive or the new one, never half of one. ``encode(_:format:)`` and
+/// Files are written atomically (a ``StagedFile`` beside the archive, flushed and renamed into
+/// place), so a reader sees the old archive or the new one, never half of one; the temporary
+/// file of a writer that was killed is removed by the next write of that archive. ``encode(_:format:)`` and
 /// ``decode(_:from:)`` are the same coder on `Data`, for values kept inside other storage
 /// (such as transformable attributes).
 ///
@@ -30,13 +31,19 @@ public enum Archive {
 
     /// Encodes `value` as a property list.
     ///
-    /// - Throws: ``ArchiveError/encodingFailed(type:reason:)``.
+    /// The XML format holds dates from 0001-01-01 00:00:00 through 9999-12-31 23:59:59 UTC in
+    /// whole seconds (fractions of a second are dropped, as in every XML property list); the binary
+    /// format keeps every `Date` exactly.
+    ///
+    /// - Throws: ``ArchiveError/encodingFailed(type:reason:)``, also when `format` is `.xml`
+    ///   and `value` holds a date outside the XML range (naming the date and where it is).
     public static func encode<T: Encodable>(_ value: T, format: Format = .binary)
         throws(ArchiveError)
         -> Data
     {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = format == .binary ? .binary : .xml
+        if format == .xml { try checkXMLDates(value) }
         do {
             do {
                 return try encoder.encode(value)
@@ -47,6 +54,53 @@ public enum Archive {
         } catch {
             throw .encodingFailed(type: "\(T.self)", reason: CodingErrorText.describe(error))
         }
+    }
+
+    /// Throws when `value` holds a date an XML property list cannot hold
+    /// (``PropertyListDate/xmlRange``): Foundation would write text that reads back as another
+    /// date, or not at all. The binary format keeps every date.
+    private static func checkXMLDates<T: Encodable>(_ value: T) throws(ArchiveError) {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        guard let data = try? encoder.encode([rootKey: value]),
+            let object = try? PropertyListSerialization.propertyList(from: data, format: nil),
+            let wrapped = (object as? [String: Any])?[rootKey]
+        else { return }
+        if let (date, path) = firstDate(
+            in: wrapped, path: [], where: { !PropertyListDate.fitsXML($0) })
+        {
+            throw .encodingFailed(
+                type: "\(T.self)",
+                reason: "the date \(PropertyListDate.describe(date)) at "
+                    + (path.isEmpty ? "the top level" : path.joined(separator: "."))
+                    + " is outside \(PropertyListDate.xmlRangeText), the dates an XML property"
+                    + " list holds (the binary format keeps any date)")
+        }
+    }
+
+    /// The first date in a property-list `object` for which `test` holds, with its key path
+    /// (keys by name, indexes as `[n]`, dictionary keys in sorted order).
+    private static func firstDate(
+        in object: Any, path: [String], where test: (Date) -> Bool
+    ) -> (Date, [String])? {
+        if let date = object as? Date {
+            return test(date) ? (date, path) : nil
+        } else if let array = object as? [Any] {
+            for (index, element) in array.enumerated() {
+                if let found = firstDate(in: element, path: path + ["[\(index)]"], where: test) {
+                    return found
+                }
+            }
+        } else if let dictionary = object as? [String: Any] {
+            for key in dictionary.keys.sorted() {
+                if let element = dictionary[key],
+                    let found = firstDate(in: element, path: path + [key], where: test)
+                {
+                    return found
+                }
+            }
+        }
+        return nil
     }
 
     /// Decodes a `T` from property-list `data`.
@@ -76,9 +130,9 @@ public enum Archive {
                 reason: error.localizedDescription)
         }
         do {
-            try data.write(to: url, options: .atomic)
+            try StagedFile.write(data, to: url)
         } catch {
-            throw .fileSystem(path: url.path, operation: "writing", reason: reason(error))
+            throw .fileSystem(path: url.path, operation: "writing", reason: error.reason)
         }
     }
 

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 #if canImport(Glibc)
@@ -56,38 +57,41 @@ enum KeyFile {
         return SecretBytes(bytes)
     }
 
-    /// Writes `key` to a new private file (mode 0600) next to `url`, to be moved into place
-    /// with ``install(_:at:)``.
-    static func writeTemporary(_ key: SecretBytes, for url: URL) throws -> URL {
+    /// Writes `key` to a new private staging file (mode 0600) beside `url`, held under its lock
+    /// until ``install(_:)`` moves it into place (dropping it unused removes it). The staging
+    /// files killed writers left beside `url` are removed first.
+    static func writeTemporary(_ key: SecretBytes, for url: URL) throws -> StagedFile {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        let temporary = folder.appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString)")
-        let descriptor = open(
-            temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw KeychainError(.io, "cannot create a key file in \(folder.path): \(reason)")
+        StagedFile.removeStale(beside: url)
+        let staging: StagedFile
+        do {
+            staging = try StagedFile(for: url, permissions: 0o600)
+        } catch {
+            throw KeychainError(.io, "cannot write the key file \(url.path): \(error.reason)")
         }
-        defer { close(descriptor) }
+        fchmod(staging.descriptor, 0o600)
+        // Written from the secret's own bytes: no copy of the key is left in memory.
         let written = key.bytes.withUnsafeBytes { buffer in
-            write(descriptor, buffer.baseAddress, buffer.count)
+            write(staging.descriptor, buffer.baseAddress, buffer.count)
         }
-        guard written == key.count, fsync(descriptor) == 0 else {
-            unlink(temporary.path)
+        guard written == key.count, fsync(staging.descriptor) == 0 else {
+            staging.discard()
             throw KeychainError(.io, "cannot write the key file in \(folder.path)")
         }
-        return temporary
+        return staging
     }
 
-    /// Moves a file made by ``writeTemporary(_:for:)`` over `url`.
-    static func install(_ temporary: URL, at url: URL) throws {
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw KeychainError(.io, "cannot install the key file \(url.path): \(reason)")
+    /// Moves a file made by ``writeTemporary(_:for:)`` into place.
+    static func install(_ staging: StagedFile) throws {
+        do {
+            try staging.install(replacing: true)
+        } catch {
+            staging.discard()
+            throw KeychainError(
+                .io, "cannot install the key file \(staging.destination.path): \(error.reason)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 import SQLiteDatabase
 
@@ -160,7 +161,7 @@ extension KeychainStore {
         let fileKey = try Crypto.randomKey()
         let wrapped = try Self.wrap(
             afterFirstUnlock, with: fileKey, name: KeychainSchema.Meta.afterFirstUnlockKeyFile)
-        let temporary: URL
+        let temporary: StagedFile
         do {
             temporary = try KeyFile.writeTemporary(fileKey, for: url)
         } catch let error as KeychainError {
@@ -174,10 +175,10 @@ extension KeychainStore {
                     KeychainSchema.Meta.afterFirstUnlockKeyFile, .blob(Data(wrapped)), db)
             }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            temporary.discard()
             throw error
         }
-        try KeyFile.install(temporary, at: url)
+        try KeyFile.install(temporary)
     }
 
     /// Removes the key file and its wrapping: only the passphrase unlocks the keychain then.

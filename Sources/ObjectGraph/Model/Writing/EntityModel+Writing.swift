@@ -29,7 +29,9 @@ extension EntityModel {
     /// ```swift
     /// try model.write(to: URL(fileURLWithPath: "Models/School.xcdatamodeld"))
     /// ```
-    /// - Throws: ``ModelWriteError`` naming the path that could not be written and why.
+    /// - Throws: ``ModelWriteError`` naming the path that could not be written and why, also
+    ///   (before anything is written) when a Date attribute's default, minimum or maximum is
+    ///   infinite or NaN, which a model file cannot hold (it would read back as no value).
     public func write(to url: URL) throws {
         let target = ModelFileTarget(url)
         // Worked out first, so a version name XML cannot hold leaves nothing half-written.
@@ -44,6 +46,9 @@ extension EntityModel {
                     reason: "cannot name the current version: its name holds \(error)")
             }
         }
+        if let problem = unwritableDateInterval() {
+            throw ModelWriteError(path: target.contentsFile.path, reason: problem)
+        }
         for folder in target.folders {
             try ModelFileTarget.createFolder(folder)
         }
@@ -51,5 +56,26 @@ extension EntityModel {
         if let currentVersion = target.currentVersionFile, let currentVersionPlist {
             try ModelFileTarget.write(currentVersionPlist, to: currentVersion)
         }
+    }
+
+    /// `Entity.attribute: defaultDateTimeInterval nan …` for the first Date default, minimum or
+    /// maximum that is not a finite number (model readers drop those), or `nil`.
+    private func unwritableDateInterval() -> String? {
+        let owners =
+            entities.map { ($0.name, $0.attributes) } + composites.map { ($0.name, $0.attributes) }
+        for (owner, attributes) in owners {
+            for attribute in attributes {
+                let intervals = [
+                    ("defaultDateTimeInterval", attribute.defaultDateTimeInterval),
+                    ("minDateTimeInterval", attribute.minDateTimeInterval),
+                    ("maxDateTimeInterval", attribute.maxDateTimeInterval),
+                ]
+                for case (let field, let value?) in intervals where !value.isFinite {
+                    return "\(owner).\(attribute.name): \(field) \(value) is not a finite number"
+                        + " of seconds, which a model file cannot hold"
+                }
+            }
+        }
+        return nil
     }
 }

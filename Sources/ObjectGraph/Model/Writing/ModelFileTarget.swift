@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 /// Where ``EntityModel/write(to:)`` puts a model: the files and folders a path stands for.
@@ -79,7 +80,9 @@ struct ModelFileTarget {
         }
     }
 
-    /// Writes `data` to `file` atomically (a temporary file renamed into place).
+    /// Writes `data` to `file` atomically: a ``StagedFile`` beside it, flushed and renamed into
+    /// place. A failure leaves the old file and no temporary one; the temporary file of a
+    /// writer that was killed is removed by the next write of `file`.
     static func write(_ data: Data, to file: URL) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
@@ -88,10 +91,10 @@ struct ModelFileTarget {
             throw ModelWriteError(path: file.path, reason: "a folder is in the way of the file")
         }
         do {
-            try data.write(to: file, options: .atomic)
+            try StagedFile.write(data, to: file)
         } catch {
             throw ModelWriteError(
-                path: file.path, reason: "cannot write the file (\(Self.describe(error)))")
+                path: file.path, reason: "cannot write the file (\(error.reason))")
         }
     }
 

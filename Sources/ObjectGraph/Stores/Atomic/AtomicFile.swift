@@ -1,42 +1,25 @@
+import Archive
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Crash-safe whole-file writes: a ``StagingFile`` in the same folder, flushed to disk, renamed
-/// over the old file (or, for a new file, moved into place only if none appeared meanwhile), and
-/// the folder flushed. A crash at any moment leaves the old file or the new one, complete; the
-/// staging file a killed writer leaves is removed by the next writer
-/// (``StagingFile/removeStale(beside:)``).
+/// Crash-safe whole-file writes: a staging file in the same folder (``StagedFile``), flushed
+/// to disk, renamed over the old file (or, for a new file, moved into place only if none
+/// appeared meanwhile), and the folder flushed. A crash at any moment leaves the old file or
+/// the new one, complete; the staging file a killed writer leaves is removed by the next write
+/// or read-write open (``StagingFile/removeStale(beside:)``).
 enum AtomicFile {
     /// Writes `data` to `url` atomically. With `replacing` false, `url` must not exist: a file
     /// that appeared there is never overwritten.
     /// - Throws: ``StoreError/cannotWrite(path:reason:)`` naming `url` and the failing step;
     ///   ``ObjectGraphError/fileExists(path:)`` when `replacing` is false and `url` exists.
     static func write(_ data: Data, to url: URL, replacing: Bool) throws {
-        let staging = try StagingFile(for: url)
         do {
-            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc.write(
-                        staging.descriptor, buffer.baseAddress?.advanced(by: offset),
-                        buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw StoreError.cannotWrite(
-                            path: url.path,
-                            reason: "cannot write \(staging.path): \(StagingFile.errnoText())")
-                    }
-                    offset += written
-                }
-            }
-            try staging.synchronize()
-            try staging.install(replacing: replacing)
+            try StagedFile.write(data, to: url, replacing: replacing)
         } catch {
-            staging.discard()
-            throw error
+            throw StagingFile.storeError(error)
         }
     }
 

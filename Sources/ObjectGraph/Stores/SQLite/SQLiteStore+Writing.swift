@@ -148,6 +148,14 @@ extension SQLiteStore {
                 throw StoreError.sqlite(
                     path: path, message: "\(entity.name).\(entity.names[position]): \(error)")
             }
+            if case .real(let number) = stored, number.isNaN {
+                // SQLite stores a NaN as NULL, which would read back as nil.
+                let entity = schema.entities[row.entityIndex]
+                throw StoreError.sqlite(
+                    path: path,
+                    message: "\(entity.name).\(entity.names[position]): NaN cannot be stored in"
+                        + " a SQLite store (SQLite keeps it as NULL, which reads back as nil)")
+            }
             if external, case .blob(let bytes) = stored {
                 stored = .blob(Data([0x01]) + bytes)
             }

@@ -10,7 +10,7 @@ import Foundation
 /// | Double | `double` | shortest round-tripping text (`0.1`, `1e-05`, `inf`, `nan`) |
 /// | Float | `float` | the shortest text of the 32-bit value (`0.1`) |
 /// | String | `string` | the text, XML-escaped |
-/// | Date | `date` | seconds since 2001-01-01 UTC with 20 decimals, as Apple writes them |
+/// | Date | `date` | seconds since 2001-01-01 UTC with 20 decimals, as Apple writes them (the shortest text where 20 decimals would lose digits, `inf`, `nan`) |
 /// | Binary | `binary` | base64 in 76-character lines (line breaks ignored when read) |
 /// | UUID | `uuid` | upper-case 8-4-4-4-12 text (ObjectGraph's choice; Apple's is unseen) |
 /// | URI | `uri` | the absolute URL text (ObjectGraph's choice) |
@@ -117,9 +117,21 @@ enum XMLAttributeCoding {
         return result
     }
 
-    /// Seconds with 20 decimals, as Apple writes dates (`259257125.71128600835800170898`).
+    /// Seconds with 20 decimals, as Apple writes dates (`259257125.71128600835800170898`), when
+    /// that text reads back as `seconds`; otherwise (within 50 microseconds of 2001-01-01,
+    /// where 20 decimals drop digits: `1e-30`) and for infinities and NaN, Swift's shortest
+    /// round-trip form (`1e-30`, `inf`, `-inf`, `nan`). Every `Double` reads back identical.
     static func dateText(_ seconds: Double) -> String {
         guard seconds.isFinite else { return String(seconds) }
+        let fixed = fixedDecimals(seconds)
+        guard let read = Double(fixed), read.bitPattern == seconds.bitPattern else {
+            return String(seconds)
+        }
+        return fixed
+    }
+
+    /// `seconds` printed with `%.20f`.
+    private static func fixedDecimals(_ seconds: Double) -> String {
         var buffer = [CChar](repeating: 0, count: 400)
         let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
             withVaList([seconds]) { vsnprintf(pointer.baseAddress, pointer.count, "%.20f", $0) }

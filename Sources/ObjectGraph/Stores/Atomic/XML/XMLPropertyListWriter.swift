@@ -1,7 +1,14 @@
+import Archive
 import Foundation
 
 /// Writes the store metadata as the XML property list inside `<metadata>`, indented like the
 /// rest of the document (keys sorted, as Apple writes them).
+///
+/// Dates are written as XML property lists hold them (``PropertyListDate``): UTC, proleptic
+/// Gregorian calendar, whole seconds (fractions dropped, as Apple's writer does), years 0001
+/// through 9999; a date outside those years is a ``StoreMetadataError`` naming its key and
+/// value. Infinite and NaN reals are spelled as Apple's writer spells them (`+infinity`,
+/// `-infinity`, `nan`).
 enum XMLPropertyListWriter {
     /// The metadata's property-list entries as Core Data puts them in an XML store: every key
     /// except `NSStoreType` and `NSStoreUUID`.
@@ -21,12 +28,13 @@ enum XMLPropertyListWriter {
         _ entries: [String: PropertyListValue], indent: Int, to output: inout String
     ) throws {
         output += String(repeating: " ", count: indent) + "<plist version=\"1.0\">\n"
-        try append(.dictionary(entries), indent: indent + 4, to: &output)
+        try append(.dictionary(entries), indent: indent + 4, key: nil, to: &output)
         output += String(repeating: " ", count: indent) + "</plist>\n"
     }
 
+    /// Appends `value`, found at `key` (a key path: `Dates.[2]`) of the metadata.
     private static func append(
-        _ value: PropertyListValue, indent: Int, to output: inout String
+        _ value: PropertyListValue, indent: Int, key: String?, to output: inout String
     ) throws {
         let pad = String(repeating: " ", count: indent)
         switch value {
@@ -35,10 +43,17 @@ enum XMLPropertyListWriter {
             try XMLEscaping.append(text, to: &output, as: .text)
             output += "</string>\n"
         case .integer(let number): output += pad + "<integer>\(number)</integer>\n"
-        case .real(let number): output += pad + "<real>\(number)</real>\n"
+        case .real(let number): output += pad + "<real>\(realText(number))</real>\n"
         case .bool(let flag): output += pad + (flag ? "<true/>\n" : "<false/>\n")
         case .date(let date):
-            output += pad + "<date>\(date.formatted(.iso8601))</date>\n"
+            guard let text = PropertyListDate.xmlText(date) else {
+                throw StoreMetadataError(
+                    .unencodable, key: key,
+                    "the date \(PropertyListDate.describe(date)) is outside "
+                        + "\(PropertyListDate.xmlRangeText), the dates an XML store's metadata "
+                        + "holds (the SQLite and binary stores keep any date)")
+            }
+            output += pad + "<date>\(text)</date>\n"
         case .data(let bytes): output += pad + "<data>\(bytes.base64EncodedString())</data>\n"
         case .array(let items):
             if items.isEmpty {
@@ -46,7 +61,10 @@ enum XMLPropertyListWriter {
                 return
             }
             output += pad + "<array>\n"
-            for item in items { try append(item, indent: indent + 4, to: &output) }
+            for (index, item) in items.enumerated() {
+                try append(
+                    item, indent: indent + 4, key: path(key, "[\(index)]"), to: &output)
+            }
             output += pad + "</array>\n"
         case .dictionary(let entries):
             if entries.isEmpty {
@@ -54,13 +72,27 @@ enum XMLPropertyListWriter {
                 return
             }
             output += pad + "<dict>\n"
-            for key in entries.keys.sorted() {
+            for name in entries.keys.sorted() {
                 output += pad + "    <key>"
-                try XMLEscaping.append(key, to: &output, as: .text)
+                try XMLEscaping.append(name, to: &output, as: .text)
                 output += "</key>\n"
-                if let item = entries[key] { try append(item, indent: indent + 4, to: &output) }
+                if let item = entries[name] {
+                    try append(item, indent: indent + 4, key: path(key, name), to: &output)
+                }
             }
             output += pad + "</dict>\n"
         }
+    }
+
+    /// `component` after `path` in a key path.
+    private static func path(_ path: String?, _ component: String) -> String {
+        path.map { $0 + "." + component } ?? component
+    }
+
+    /// A real's text: Swift's shortest round-trip form, or Apple's spelling of infinities.
+    static func realText(_ number: Double) -> String {
+        if number.isNaN { return "nan" }
+        if number.isInfinite { return number < 0 ? "-infinity" : "+infinity" }
+        return "\(number)"
     }
 }
