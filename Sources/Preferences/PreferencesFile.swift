@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 /// Which version of the preferences file was read: a new file (after an atomic rename) has a
@@ -141,50 +142,39 @@ struct PreferencesFile: Sendable {
         }
     }
 
-    /// Writes `data` (from ``encode(_:)``): to a temporary file in the same folder, flushed to
-    /// disk, then renamed over the file. Returns the new version. Call it holding the lock.
+    /// Writes `data` (from ``encode(_:)``) through a staging file beside it (Archive's
+    /// `StagedFile`: flushed to disk, renamed over the file, the folder flushed), after removing
+    /// the staging files of killed writers. Returns the new version. Call it holding the lock.
     func save(_ data: Data) throws -> FileStamp {
         let path = url.path
-        let folder = url.deletingLastPathComponent().path
-        var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        if descriptor < 0 { throw PreferencesError.system("creating a temporary file", path: path) }
-        let temporaryPath = String(decoding: template.dropLast().map(UInt8.init), as: UTF8.self)
-        var renamed = false
-        defer { if !renamed { unlink(temporaryPath) } }
+        removeUnnamedLeftovers()
         do {
-            defer { close(descriptor) }
-            try writeAll(data, to: descriptor, path: temporaryPath)
-            fchmod(descriptor, 0o600)
-            guard fsync(descriptor) == 0 else {
-                throw PreferencesError.system("fsync", path: temporaryPath)
-            }
+            try StagedFile.write(data, to: url, permissions: 0o600)
+        } catch {
+            throw PreferencesError.fileSystem(
+                path: path, operation: "writing the new file", reason: error.reason)
         }
-        guard rename(temporaryPath, path) == 0 else {
-            throw PreferencesError.system("renaming the new file into place", path: path)
-        }
-        renamed = true
         var info = stat()
         guard stat(path, &info) == 0 else { throw PreferencesError.system("stat", path: path) }
         return FileStamp(info)
     }
 
-    private func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = write(
-                    descriptor, bytes.baseAddress?.advanced(by: offset),
-                    bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw PreferencesError.system("writing", path: path)
-                }
-                offset += count
-            }
+    /// Removes temporary files that earlier versions wrote as `.<id>.plist.XXXXXX` (six
+    /// random characters, no lock) and a killed writer left behind: regular files of that
+    /// shape older than a minute.
+    private func removeUnnamedLeftovers() {
+        let folder = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            return
+        }
+        for name in names where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
+            let candidate = folder + "/" + name
+            var info = stat()
+            guard lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                Double(info.st_mtim.tv_sec) < Date().timeIntervalSince1970 - 60
+            else { continue }
+            unlink(candidate)
         }
     }
 

@@ -11,7 +11,7 @@ import Testing
     /// reform (1500-03-01), far past and future, infinities, tiny and negative zero.
     static let edges: [Double] = [
         -63_113_904_000, 252_423_993_599, -15_804_979_200, 0, 0.75, 1e15, -1e15, 1e300,
-        -1e300, .infinity, -.infinity, 1e-30, 5e-324, -0.0, 1e-5 + 1e-20,
+        -1e300, .infinity, -.infinity, 1e-30, .leastNonzeroMagnitude, -0.0, 1e-5 + 1e-20,
     ]
 
     /// `seconds` as `type` stores write them: saved, reopened, fetched.

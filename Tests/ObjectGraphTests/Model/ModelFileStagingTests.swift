@@ -71,7 +71,9 @@ import Testing
 
     @Test(
         "Date defaults and limits read back exactly; infinities are refused",
-        arguments: [1e300, -1e300, 5e-324, -63_113_904_000.5, .infinity, -.infinity])
+        arguments: [
+            1e300, -1e300, .leastNonzeroMagnitude, -63_113_904_000.5, .infinity, -.infinity,
+        ])
     func dateIntervals(seconds: Double) throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
