@@ -93,7 +93,8 @@ struct BenchOptions {
             case "--op":
                 let text = try value(flag)
                 guard
-                    Workload.operations.contains(text) || ["open", "save", "resave"].contains(text)
+                    Workload.operations.contains(text)
+                        || ["open", "save", "resave", "fetch_drop"].contains(text)
                 else {
                     throw BenchError.usage("unknown --op '\(text)'")
                 }

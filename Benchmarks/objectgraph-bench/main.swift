@@ -32,6 +32,9 @@
 //   untimed inserts), opens (an atomic store loads its whole file) and fetches every person of
 //   the same graph in a SQLite, a binary and an XML store, each step in its own child with its
 //   peak memory (`--no-stores` skips it).
+// - `--side objectgraph --op fetch_drop --dir DIR` (a child alone, on the store an `insert`
+//   child left in DIR) fetches and reads every person, lets the objects go, and prints how
+//   many objects the context still holds and its resident memory before and after.
 // - Failures print the error and exit 1; usage errors exit 2.
 
 import Foundation

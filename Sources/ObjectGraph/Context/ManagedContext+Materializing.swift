@@ -2,7 +2,9 @@
 /// a store read is made (or found and loaded) here, and registered in the identity map.
 ///
 /// ``ManagedContext/registeredObject(for:)`` (public) only looks an object up and never loads;
-/// the `materialize` methods here make objects and load them.
+/// the `materialize` methods here make objects and load them. An object they make or load
+/// reports itself a fault until it is used (``ManagedObject/isFault``), as the objects of a
+/// Core Data fetch do; a fetch asked for objects that are not faults says otherwise.
 extension ManagedContext {
     /// The object for a key-only row: the registered one, or a new fault made and registered.
     func materializeFault(for row: StoreRow) -> ManagedObject {
@@ -54,6 +56,7 @@ extension ManagedContext {
         if let existing = registry[row.id] {
             if existing.state == .fault {
                 load(row, into: existing)
+                existing.isUnfired = true
                 existing.awakeFromFetch()
             }
             return existing
@@ -68,6 +71,7 @@ extension ManagedContext {
             object.version = row.version
             object.commitValues()
         }
+        object.isUnfired = true
         object.awakeFromFetch()
         return object
     }
@@ -93,6 +97,7 @@ extension ManagedContext {
             case .fault(let object):
                 if let run = row.storage.take() {
                     load(run, version: row.version, into: object)
+                    object.isUnfired = true
                     object.awakeFromFetch()
                     return object
                 }
@@ -126,6 +131,7 @@ extension ManagedContext {
             return materializeNewObject(id: id, entity: entity, version: version, run: run)
         }
         load(run, version: version, into: existing)
+        existing.isUnfired = true
         existing.awakeFromFetch()
         return existing
     }
@@ -148,11 +154,13 @@ extension ManagedContext {
             object.context = nil
             if registered.state == .fault {
                 load(run, version: version, into: registered)
+                registered.isUnfired = true
                 registered.awakeFromFetch()
             }
             return registered
         }
         loaded(object, version: version)
+        object.isUnfired = true
         object.awakeFromFetch()
         return object
     }

@@ -137,7 +137,8 @@ extension ManagedContext {
 
     /// Reverses a deletion. An object whose deletion was saved comes back as an insert.
     func unmarkDeleted(_ object: ManagedObject) {
-        guard object.deletedFlag else { return }
+        // An object whose deletion was saved is deleted no longer, and has no context.
+        guard object.deletedFlag || object.context == nil else { return }
         object.deletedFlag = false
         if object.context == nil {
             object.context = self

@@ -53,6 +53,7 @@ extension ManagedContext {
         // Cleared first: what `didSave` hooks change is a new change.
         untouchAll()
         for part in saved { commit(part, everything: true) }
+        releaseUnregistered()
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
     }
 
@@ -74,12 +75,14 @@ extension ManagedContext {
         }
     }
 
-    /// Objects inserted and then deleted have nothing to save: they leave the context (undoing
-    /// their deletion brings them back).
+    /// Objects inserted and then deleted have nothing to save: they leave the context, neither
+    /// inserted nor deleted any more (undoing their deletion brings them back).
     private func forgetInsertedAndDeleted() {
         for object in touched.values where object.insertedFlag && object.deletedFlag {
             untouch(object)
             forget(object)
+            object.insertedFlag = false
+            object.deletedFlag = false
         }
     }
 
@@ -88,8 +91,12 @@ extension ManagedContext {
     private func commit(_ object: ManagedObject, everything: Bool) {
         if !everything { untouch(object) }
         if object.deletedFlag {
+            // `didSave` sees `isDeleted`; then the object is gone from the context as in Core
+            // Data: no longer registered, its context `nil`, and no longer deleted (undoing
+            // the deletion brings it back as an insert).
             forget(object)
             object.didSave()
+            object.deletedFlag = false
             return
         }
         object.version = object.insertedFlag ? 1 : object.version + 1

@@ -34,6 +34,25 @@ public final class ManagedContext {
     }
     /// A name for debugging and notifications.
     public var name: String?
+    /// Whether the context keeps every registered object alive (Core Data's
+    /// `retainsRegisteredObjects`). `false` by default: the context keeps only the objects with
+    /// unsaved changes (inserted, changed or deleted); an object fetched or saved that nothing
+    /// else holds (the app, or a related object held) is released and leaves
+    /// ``registeredObjects``, and is read again from the store when next asked for.
+    ///
+    /// ```swift
+    /// context.retainsRegisteredObjects = true   // a cache: fetched objects stay registered
+    /// _ = try context.fetch(FetchRequest(entityName: "Course"))
+    /// context.registeredObjects.count           // every course
+    /// ```
+    public var retainsRegisteredObjects: Bool {
+        get { registry.retainsObjects }
+        set {
+            // The objects it stops retaining are let go here, once the map is no longer being
+            // changed: their `deinit` leaves it.
+            _ = registry.setRetainsObjects(newValue)
+        }
+    }
 
     /// The coordinator's schema (kept here: one load less on every lookup).
     let schema: ModelSchema
@@ -222,10 +241,24 @@ public final class ManagedContext {
             }
         }
         untouchAll()
+        releaseUnregistered()
         undoManager?.removeAllActions()
         // Changes not posted yet were undone with the rest.
         pendingChange = ContextChange()
         if !change.isEmpty { post(ContextNotification(kind: .objectsDidChange, changes: change)) }
+    }
+
+    /// Called by `object`'s `deinit`: it leaves the identity map (unless another object took
+    /// its place) and its fault batch.
+    func objectWillGo(_ object: ManagedObject) {
+        registry.remove(object.objectID, ifItIs: Unmanaged.passUnretained(object).toOpaque())
+        if !faultBatches.isEmpty { faultBatches[object.objectID] = nil }
+    }
+
+    /// Lets go of the objects the identity map retained (``retainsRegisteredObjects``) that
+    /// are no longer registered, once they are many.
+    func releaseUnregistered() {
+        _ = registry.releaseUnregistered()  // let go here, outside the map
     }
 
     /// Takes `object` out of the context for good: unregistered, its relationships dropped (so
@@ -242,16 +275,26 @@ public final class ManagedContext {
             object.breakReferences()
             object.context = nil
         }
-        registry.removeAll()
+        _ = registry.removeAll()  // let go here, outside the map
         untouchAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()
     }
 
     /// Reloads `object` from its store. With `mergeChanges`, unsaved changes are kept on top
-    /// of the store's values; otherwise they are discarded and the object becomes a fault.
+    /// of the store's values; otherwise they are discarded and the object becomes a fault
+    /// (``ManagedObject/isFault``), its values read again from the store on next use.
+    ///
+    /// Without `mergeChanges` an inserted object not saved yet loses its insertion too, as in
+    /// Core Data (its insertion is one of its pending changes): it is no longer among
+    /// ``insertedObjects`` and will not be saved, and reading it afterwards finds no row
+    /// (``ObjectGraphError/objectNotFound(_:)``). With `mergeChanges` it stays as it is.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
-        guard object.context === self, !object.insertedFlag else { return }
+        guard object.context === self else { return }
+        if object.insertedFlag {
+            if !mergeChanges { turnIntoFault(object) }
+            return
+        }
         let changed = mergeChanges ? object.changedPositions() : []
         let kept = changed.map { ($0, object.slots[$0]) }
         if mergeChanges {
@@ -275,22 +318,30 @@ public final class ManagedContext {
                 object.slots[position] = slot
             }
         } else if object.state == .loaded {
-            object.willTurnIntoFault()
-            object.state = .fault
-            object.forgetCommittedValues()
-            untouch(object)
-            object.deletedFlag = false
-            // A fault holds nothing: its values (and the objects its relationships held, which
-            // may hold it in turn) are let go, and load again on next use.
-            let slots = object.slots
-            for position in slots.indices {
-                slots[position] = ManagedObject.emptySlot(object.schema.kinds[position])
-            }
-            object.didTurnIntoFault()
+            turnIntoFault(object)
         } else {
             untouch(object)
             object.deletedFlag = false
         }
+    }
+
+    /// Turns `object` (loaded) into a fault holding nothing, its pending changes (an insertion
+    /// too) discarded.
+    private func turnIntoFault(_ object: ManagedObject) {
+        object.willTurnIntoFault()
+        object.state = .fault
+        object.isUnfired = false
+        object.forgetCommittedValues()
+        untouch(object)
+        object.insertedFlag = false
+        object.deletedFlag = false
+        // A fault holds nothing: its values (and the objects its relationships held, which
+        // may hold it in turn) are let go, and load again on next use.
+        let slots = object.slots
+        for position in slots.indices {
+            slots[position] = ManagedObject.emptySlot(object.schema.kinds[position])
+        }
+        object.didTurnIntoFault()
     }
 
     /// Refreshes every object the context holds loaded (Core Data's `refreshAllObjects()`):

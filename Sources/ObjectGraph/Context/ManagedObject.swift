@@ -56,6 +56,11 @@ open class ManagedObject {
         static let committed = Flags(rawValue: 2)
         static let inserted = Flags(rawValue: 4)
         static let deleted = Flags(rawValue: 8)
+        /// Loaded by a fetch (or with another object's fault) and not used yet: the object
+        /// reports itself a fault until a property is read, as Core Data's do.
+        static let unfired = Flags(rawValue: 16)
+        /// A fault, loaded or not.
+        static let anyFault: Flags = [.fault, .unfired]
     }
 
     private func setFlag(_ flag: Flags, _ isOn: Bool) {
@@ -83,6 +88,12 @@ open class ManagedObject {
         get { flags.contains(.deleted) }
         set { setFlag(.deleted, newValue) }
     }
+    /// Whether the object's values were loaded for it without being used yet (see
+    /// ``isFault``): set by fetches that return faults, cleared by the first use.
+    var isUnfired: Bool {
+        get { flags.contains(.unfired) }
+        set { setFlag(.unfired, newValue) }
+    }
 
     /// Creates an object. Contexts call this; use ``ManagedContext/insert(_:)`` to make objects.
     public required init(_ creation: ObjectCreation) {
@@ -97,9 +108,11 @@ open class ManagedObject {
         slotOffset = run.offset
     }
 
-    /// Empties the object's slots: its block lives on while other objects in it do, and must
-    /// not keep this object's values (strings, data, related objects) alive with it.
+    /// Leaves the context's identity map (which does not keep its objects alive, as in Core
+    /// Data), then empties the object's slots: its block lives on while other objects in it do,
+    /// and must not keep this object's values (strings, data, related objects) alive with it.
     deinit {
+        if let context = link?.context { context.objectWillGo(self) }
         let slots = slots
         for position in slots.indices { slots[position] = .value(.null) }
     }
@@ -111,7 +124,7 @@ open class ManagedObject {
         self.schema = schema
         objectID = id
         self.link = link
-        flags = []
+        flags = .unfired
         slotBlock = run.block
         slotOffset = run.offset
     }
@@ -130,8 +143,11 @@ open class ManagedObject {
     public var isInserted: Bool { insertedFlag && !deletedFlag }
     /// Whether the object was deleted and the deletion not saved yet.
     public var isDeleted: Bool { deletedFlag }
-    /// Whether the object's values are not loaded yet.
-    public var isFault: Bool { state == .fault }
+    /// Whether the object is a fault: its values are not loaded yet, or it came back from a
+    /// fetch that returns faults (``FetchRequest/returnsObjectsAsFaults``, the default) and none
+    /// of its properties has been used since — whether or not its values were read with the
+    /// row. Reading or setting a property fires the fault; asking this does not.
+    public var isFault: Bool { !flags.isDisjoint(with: .anyFault) }
     /// Whether the object has unsaved changes (inserted, deleted, or changed values).
     public var isUpdated: Bool {
         !insertedFlag && !deletedFlag && hasChangedValues
@@ -205,7 +221,7 @@ open class ManagedObject {
     @usableFromInline
     func readableValue(for key: String) -> Value? {
         guard let position = try? schema.position(of: key) else { return nil }
-        if state == .fault {
+        if !flags.isDisjoint(with: .anyFault) {
             do { try fulfill() } catch { return nil }
         }
         guard case .value(let value) = slots[position] else { return nil }
@@ -354,11 +370,15 @@ open class ManagedObject {
         return position
     }
 
-    /// Loads the values of a fault.
+    /// Fires the fault: loads the values of a fault that has none, and makes the object no
+    /// longer a fault.
     func fulfill() throws {
-        guard state == .fault else { return }
-        guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
-        try context.fulfillFault(self)
+        guard !flags.isDisjoint(with: .anyFault) else { return }
+        if state == .fault {
+            guard let context else { throw ObjectGraphError.objectIsGone(objectID) }
+            try context.fulfillFault(self)
+        }
+        flags.remove(.unfired)
     }
 
     func resolvedToOne(at position: Int) throws -> ManagedObject? {
@@ -392,7 +412,7 @@ open class ManagedObject {
 extension ManagedObject: CustomStringConvertible {
     /// `<Entity x-coredata://…>` with the values when loaded.
     public var description: String {
-        guard state == .loaded else { return "<\(schema.name) \(objectID) fault>" }
+        guard !isFault else { return "<\(schema.name) \(objectID) fault>" }
         var parts: [String] = []
         for position in schema.attributePositions {
             if case .value(let value) = slots[position], value != .null {

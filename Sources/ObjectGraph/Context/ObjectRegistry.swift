@@ -17,20 +17,34 @@
 /// in the hash table otherwise; a table growing over keys held in the hash table takes them
 /// over.
 ///
+/// The map does not keep its objects alive (Core Data's default, `retainsRegisteredObjects ==
+/// false`): it holds unretained references, and an object leaves it from its `deinit`
+/// (``remove(_:ifItIs:)``), so every object it holds is alive. What keeps an object alive is the
+/// app, the objects related to it, or its context's set of changed objects. Holding no reference
+/// also means that no change of the map ever releases an object (and so never runs a `deinit`
+/// that would come back into the map while it is being changed). With ``retainsObjects`` the
+/// map also keeps a strong reference to each object registered, in a list whose entries for
+/// objects no longer registered are let go by ``releaseUnregistered()``.
+///
 /// The invariant callers keep: an object is stored under its own `objectID`, and removed
 /// before that ID changes.
 struct ObjectRegistry {
+    /// A registered object, not retained.
+    private typealias Entry = Unmanaged<ManagedObject>
+
     /// One entry of the hash table: an object and its ID's hash (an empty bucket has no
     /// object).
     private struct Bucket {
-        var object: ManagedObject?
+        var entry: Entry?
         var hash: UInt64
+
+        var object: ManagedObject? { entry?.takeUnretainedValue() }
     }
 
     /// The objects of one ID space (entity and store) with permanent keys, by key.
     private struct KeyTable {
         let space: ObjectIDSpace
-        var objects: [ManagedObject?] = []
+        var objects: [Entry?] = []
         /// How many of `objects` are set.
         var count = 0
         /// How many objects of this space with permanent keys are in the hash table.
@@ -43,6 +57,12 @@ struct ObjectRegistry {
     private var tables: [KeyTable] = []
     /// How many objects are registered.
     private(set) var count = 0
+    /// Whether registering an object also retains it (see ``releaseUnregistered()``).
+    var retainsObjects = false
+    /// With ``retainsObjects``: a strong reference to each object registered since (an object
+    /// registered again may be listed twice; one no longer registered stays until
+    /// ``releaseUnregistered()``).
+    private(set) var retained: [ManagedObject] = []
 
     /// Keys a table may cover beyond twice its objects.
     private static let tableAllowance = 1024
@@ -55,7 +75,7 @@ struct ObjectRegistry {
         var result: [ManagedObject] = []
         result.reserveCapacity(count)
         for table in tables {
-            for case let object? in table.objects { result.append(object) }
+            for case let entry? in table.objects { result.append(entry.takeUnretainedValue()) }
         }
         for bucket in buckets {
             if let object = bucket.object { result.append(object) }
@@ -70,7 +90,7 @@ struct ObjectRegistry {
             if case .permanent(let key) = id.key, let table = tableIndex(of: id.space),
                 key >= 0, key < tables[table].objects.count
             {
-                return tables[table].objects[Int(key)]
+                return tables[table].objects[Int(key)]?.takeUnretainedValue()
             }
             guard let index = find(id, hash: Self.hash(id)) else { return nil }
             return buckets[index].object
@@ -89,11 +109,12 @@ struct ObjectRegistry {
     @discardableResult
     mutating func updateValue(_ object: ManagedObject, forKey id: ObjectID) -> ManagedObject? {
         assert(object.objectID == id, "objects are registered under their own ID")
+        if retainsObjects { retained.append(object) }
         if case .permanent(let key) = id.key, key >= 0 {
             let table = tableIndex(of: id.space) ?? addTable(for: id.space)
             if key < tables[table].objects.count || grow(table, toCover: key) {
-                let old = tables[table].objects[Int(key)]
-                tables[table].objects[Int(key)] = object
+                let old = tables[table].objects[Int(key)]?.takeUnretainedValue()
+                tables[table].objects[Int(key)] = .passUnretained(object)
                 if old == nil {
                     tables[table].count += 1
                     count += 1
@@ -119,12 +140,67 @@ struct ObjectRegistry {
         extend(table, to: Int(keys.upperBound))
     }
 
-    /// Forgets every object.
-    mutating func removeAll() {
+    /// Forgets every object. The objects it retained are handed back for the caller to let go
+    /// of outside the map (their `deinit` may come back to it).
+    mutating func removeAll() -> [ManagedObject] {
         buckets = []
         hashedCount = 0
         tables = []
         count = 0
+        defer { retained = [] }
+        return retained
+    }
+
+    /// Removes `id` when it is registered for the object at `address` (the object's own
+    /// `deinit` calls this: the object cannot be retained any more, only compared).
+    mutating func remove(_ id: ObjectID, ifItIs address: UnsafeMutableRawPointer) {
+        if case .permanent(let key) = id.key, key >= 0, let table = tableIndex(of: id.space),
+            key < tables[table].objects.count
+        {
+            guard tables[table].objects[Int(key)]?.toOpaque() == address else { return }
+            tables[table].objects[Int(key)] = nil
+            tables[table].count -= 1
+            count -= 1
+            return
+        }
+        guard let index = find(id, hash: Self.hash(id)),
+            buckets[index].entry?.toOpaque() == address
+        else { return }
+        remove(id)
+    }
+
+    /// The retained objects no longer registered (or listed twice), taken out of the list of
+    /// retained objects, for the caller to let go of outside the map; `nil` while the list is
+    /// not yet twice the registered objects (and a few more), so that calling this after every
+    /// change that unregisters costs nothing most of the time.
+    mutating func releaseUnregistered() -> [ManagedObject]? {
+        guard retained.count > 2 * count + 256 else { return nil }
+        var kept: [ManagedObject] = []
+        kept.reserveCapacity(count)
+        var released: [ManagedObject] = []
+        var seen = Set<ObjectIdentifier>()
+        for object in retained {
+            if self[object.objectID] === object, seen.insert(ObjectIdentifier(object)).inserted {
+                kept.append(object)
+            } else {
+                released.append(object)
+            }
+        }
+        retained = kept
+        return released
+    }
+
+    /// Starts or stops retaining the registered objects (see ``retainsObjects``); stopping hands
+    /// back the objects retained so far for the caller to let go of outside the map.
+    mutating func setRetainsObjects(_ retains: Bool) -> [ManagedObject] {
+        guard retains != retainsObjects else { return [] }
+        retainsObjects = retains
+        if retains {
+            retained = values
+            return []
+        }
+        defer { retained = [] }
+        return retained
     }
 
     // MARK: - Key tables
@@ -175,7 +251,7 @@ struct ObjectRegistry {
         for object in moving {
             removeHashed(object.objectID)
             guard case .permanent(let key) = object.objectID.key else { continue }
-            tables[index].objects[Int(key)] = object
+            tables[index].objects[Int(key)] = .passUnretained(object)
             tables[index].count += 1
             tables[index].hashed -= 1
             count += 1
@@ -200,8 +276,10 @@ struct ObjectRegistry {
     private func find(_ id: ObjectID, hash: UInt64) -> Int? {
         guard hashedCount > 0 else { return nil }
         var index = Int(truncatingIfNeeded: hash) & mask
-        while let object = buckets[index].object {
-            if buckets[index].hash == hash, object.objectID == id { return index }
+        while let entry = buckets[index].entry {
+            if buckets[index].hash == hash, entry.takeUnretainedValue().objectID == id {
+                return index
+            }
             index = (index + 1) & mask
         }
         return nil
@@ -214,12 +292,12 @@ struct ObjectRegistry {
         var index = Int(truncatingIfNeeded: hash) & mask
         while let existing = buckets[index].object {
             if buckets[index].hash == hash, existing.objectID == object.objectID {
-                buckets[index].object = object
+                buckets[index].entry = .passUnretained(object)
                 return existing
             }
             index = (index + 1) & mask
         }
-        buckets[index] = Bucket(object: object, hash: hash)
+        buckets[index] = Bucket(entry: .passUnretained(object), hash: hash)
         hashedCount += 1
         count += 1
         return nil
@@ -245,7 +323,7 @@ struct ObjectRegistry {
     @discardableResult
     private mutating func removeHashed(_ id: ObjectID) -> Bool {
         guard var hole = find(id, hash: Self.hash(id)) else { return false }
-        buckets[hole].object = nil
+        buckets[hole].entry = nil
         hashedCount -= 1
         count -= 1
         if hashedCount == 0 {
@@ -257,25 +335,25 @@ struct ObjectRegistry {
         var index = hole
         while true {
             index = (index + 1) & mask
-            guard buckets[index].object != nil else { return true }
+            guard buckets[index].entry != nil else { return true }
             let home = Int(truncatingIfNeeded: buckets[index].hash) & mask
             let stays =
                 hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
             if stays { continue }
             buckets[hole] = buckets[index]
-            buckets[index].object = nil
+            buckets[index].entry = nil
             hole = index
         }
     }
 
     private mutating func rehash(size: Int) {
         let old = buckets
-        buckets = Array(repeating: Bucket(object: nil, hash: 0), count: size)
+        buckets = Array(repeating: Bucket(entry: nil, hash: 0), count: size)
         for bucket in old {
-            guard let object = bucket.object else { continue }
+            guard let entry = bucket.entry else { continue }
             var slot = Int(truncatingIfNeeded: bucket.hash) & mask
-            while buckets[slot].object != nil { slot = (slot + 1) & mask }
-            buckets[slot] = Bucket(object: object, hash: bucket.hash)
+            while buckets[slot].entry != nil { slot = (slot + 1) & mask }
+            buckets[slot] = Bucket(entry: entry, hash: bucket.hash)
         }
     }
 }

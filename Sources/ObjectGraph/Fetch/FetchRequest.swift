@@ -28,7 +28,9 @@ public struct FetchRequest<Result: ManagedObject> {
     /// Whether unsaved changes count: unsaved inserts appear, deleted objects do not, and
     /// edited objects are matched by their new values.
     public var includesPendingChanges: Bool = true
-    /// Whether objects come back as faults (values loaded on first use).
+    /// Whether objects come back as faults (Core Data's default, `true`): each object made or
+    /// loaded by the fetch reports ``ManagedObject/isFault`` until one of its properties is
+    /// used, even when its values came with the rows; `false` returns them realized.
     public var returnsObjectsAsFaults: Bool = true
     /// For dictionary results: drop duplicate dictionaries.
     public var returnsDistinctResults: Bool = false

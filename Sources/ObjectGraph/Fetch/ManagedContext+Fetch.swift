@@ -23,6 +23,10 @@ extension ManagedContext {
         if !request.relationshipKeyPathsForPrefetching.isEmpty {
             try prefetch(objects, keyPaths: request.relationshipKeyPathsForPrefetching)
         }
+        if !request.returnsObjectsAsFaults {
+            // Fully realized, as asked: the objects with values are not faults.
+            for object in objects where object.state == .loaded { object.isUnfired = false }
+        }
         // Plain objects need no cast per object: [ManagedObject] is [T] then.
         if T.self == ManagedObject.self { return unsafeBitCast(objects, to: [T].self) }
         return objects.compactMap { $0 as? T }

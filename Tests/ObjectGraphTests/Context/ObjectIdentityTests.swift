@@ -70,8 +70,9 @@ struct ObjectIdentityTests {
         try context.save()
         let other = GraphTestModels.peer(of: context)
         #expect(other.registeredObject(for: ann.objectID) == nil)
-        _ = try other.object(with: ann.objectID)
+        let fault = try other.object(with: ann.objectID)
         #expect(other.registeredObject(for: ann.objectID)?.isFault == true)
+        withExtendedLifetime(fault) {}
     }
 
     @Test("IDs are temporary before the first save and permanent, in the store, after it")

@@ -176,12 +176,14 @@ struct ObjectStateTests {
         #expect(try toOneName(stored, "pet") == "rex")
     }
 
-    @Test("refreshing an inserted object does nothing")
+    @Test("refreshing an inserted object without merging drops its insert; merging keeps it")
     func refreshInserted() throws {
         let ann = try make("Owner", "ann")
-        try context.refresh(ann, mergeChanges: false)
+        try context.refresh(ann, mergeChanges: true)
         #expect(ann.isInserted && !ann.isFault)
         #expect(ann["name"] as String? == "ann")
+        try context.refresh(ann, mergeChanges: false)
+        #expect(!ann.isInserted && ann.isFault && context.insertedObjects.isEmpty)
     }
 
     @Test("transient attributes are never saved or listed as changes")

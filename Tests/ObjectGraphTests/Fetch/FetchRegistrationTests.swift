@@ -25,7 +25,8 @@ final class FetchingPerson: ManagedObject {
         let bob = (try? context.fetch(FetchRegistrationTests.byName("name == 'Bob'"))) ?? []
         let cid =
             (try? context.fetchObjectIDs(FetchRegistrationTests.byName("name == 'Cid'"))) ?? []
-        FetchingPerson.nested = bob + cid.compactMap { context.registeredObject(for: $0) }
+        // Held here: the context keeps no object without changes alive.
+        FetchingPerson.nested = bob + cid.compactMap { try? context.object(with: $0) }
     }
 }
 
@@ -84,7 +85,7 @@ struct FetchRegistrationTests {
         #expect(fault.isFault)
         let fetched = try context.fetch(Self.byName())
         #expect(fetched[1] === fault)
-        #expect(!fault.isFault)
+        #expect(fault.state == .loaded)
         #expect(fault["name"] as String? == "Bob")
         #expect(fault["age"] as Int? == 21)
         #expect(!fault.hasChanges)
@@ -225,7 +226,7 @@ struct FetchRegistrationTests {
         let context = ManagedContext(coordinator: coordinator, classes: classes)
         let everyone = try context.fetch(FetchRequest<CountingPerson>(entityName: "Person"))
         #expect(everyone.count == 600)
-        #expect(everyone.allSatisfy { $0.awakenings == 1 && !$0.isFault })
+        #expect(everyone.allSatisfy { $0.awakenings == 1 && $0.state == .loaded })
         _ = try context.fetch(FetchRequest<CountingPerson>(entityName: "Person"))
         #expect(everyone.allSatisfy { $0.awakenings == 1 })
     }
