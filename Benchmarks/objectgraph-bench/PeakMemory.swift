@@ -24,6 +24,18 @@ enum PeakMemory {
     /// baseline before its side opens anything.
     static func currentKilobytes() -> Int { status("VmRSS:") ?? 0 }
 
+    /// The current resident set size once the allocator has handed its free memory back to
+    /// the system (glibc's `malloc_trim`; elsewhere the same as ``currentKilobytes()``): freed
+    /// objects show in it, where glibc keeps freed memory resident for reuse otherwise.
+    static func trimmedKilobytes() -> Int {
+        // Looked up at run time: Swift's Glibc module does not declare it.
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(nil, "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        }
+        return currentKilobytes()
+    }
+
     private static func status(_ field: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         else { return nil }

@@ -66,6 +66,9 @@ struct ObjectRegistry {
 
     /// Keys a table may cover beyond twice its objects.
     private static let tableAllowance = 1024
+    /// How many entries a key table or the hash table keeps allocated when emptied (so that
+    /// objects made and released over and over, a query's, do not regrow it each time).
+    private static let keptEmptySize = 4096
 
     /// Whether no object is registered.
     var isEmpty: Bool { count == 0 }
@@ -161,12 +164,19 @@ struct ObjectRegistry {
             tables[table].objects[Int(key)] = nil
             tables[table].count -= 1
             count -= 1
+            // The last of a large fetch's objects gone: so is its table's memory.
+            if tables[table].count == 0, tables[table].objects.count > Self.keptEmptySize {
+                tables[table].objects = []
+            }
             return
         }
         guard let index = find(id, hash: Self.hash(id)),
             buckets[index].entry?.toOpaque() == address
         else { return }
-        remove(id)
+        removeHashed(at: index)
+        if case .permanent(let key) = id.key, key >= 0, let table = tableIndex(of: id.space) {
+            tables[table].hashed -= 1
+        }
     }
 
     /// The retained objects no longer registered (or listed twice), taken out of the list of
@@ -322,20 +332,27 @@ struct ObjectRegistry {
     /// Removes `id` from the hash table; whether it was there.
     @discardableResult
     private mutating func removeHashed(_ id: ObjectID) -> Bool {
-        guard var hole = find(id, hash: Self.hash(id)) else { return false }
+        guard let index = find(id, hash: Self.hash(id)) else { return false }
+        removeHashed(at: index)
+        return true
+    }
+
+    /// Removes the entry at `index` of the hash table.
+    private mutating func removeHashed(at index: Int) {
+        var hole = index
         buckets[hole].entry = nil
         hashedCount -= 1
         count -= 1
         if hashedCount == 0 {
-            // Emptied (all temporary IDs of a save became permanent): freed at once.
-            buckets = []
-            return true
+            // Emptied (all temporary IDs of a save became permanent): freed at once when large.
+            if buckets.count > Self.keptEmptySize { buckets = [] }
+            return
         }
         // Shift back each following entry whose home is not between the hole and itself.
         var index = hole
         while true {
             index = (index + 1) & mask
-            guard buckets[index].entry != nil else { return true }
+            guard buckets[index].entry != nil else { return }
             let home = Int(truncatingIfNeeded: buckets[index].hash) & mask
             let stays =
                 hole <= index ? (hole < home && home <= index) : (hole < home || home <= index)
