@@ -225,6 +225,28 @@ struct ReadOnlyStoreCommandTests {
         }
     }
 
+    @Test("defaults refuses a preferences file that is a FIFO instead of waiting on it")
+    func defaultsRefusesAFIFO() throws {
+        let root = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let preferences = root.appendingPathComponent("Library/Preferences")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        let fifo = preferences.appendingPathComponent("com.example.pipe.plist").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for arguments in [["read", "com.example.pipe"], ["write", "com.example.pipe", "k", "v"]] {
+            let result = guardedAgainstFIFO(fifo) { () -> [String] in
+                let io = BufferIO()
+                let status = CommandLineTool.run(
+                    ["defaults", "--root", root.path] + arguments, io: io)
+                return ["\(status)", io.errorOutput]
+            }
+            #expect(result?[0] != "0", "\(arguments)")
+            #expect(
+                result?[1].contains("not a regular file") == true, "\(arguments): \(result ?? [])")
+        }
+        #expect(PathKind(atPath: fifo) == .fifo, "the FIFO is left as it was")
+    }
+
     @Test("the library refuses a FIFO as a store of every type, read-only or not")
     func addStoreRefusesAFIFO() throws {
         let folder = try Self.folder()
