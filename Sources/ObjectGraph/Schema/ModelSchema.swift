@@ -110,8 +110,9 @@ final class EntitySchema: Sendable {
     let attributeTypes: [AttributeType?]
     /// The default value of every attribute (read and converted once), by position.
     let defaultValues: [(position: Int, value: Value)]
-    /// The positions whose values have static validation rules (required, ranges, lengths,
-    /// patterns, counts); the others need no check at save.
+    /// The positions of persistent properties whose values have validation rules in the model
+    /// (required, ranges, lengths, patterns, predicates, counts); the others need no check of
+    /// the model's rules at save.
     let validatedPositions: [Int]
 
     var name: String { entity.name }
@@ -170,15 +171,10 @@ final class EntitySchema: Sendable {
         validatedPositions = properties.indices.filter { position in
             switch properties[position] {
             case .attribute(let attribute):
-                guard !attribute.isTransient else { return false }
-                return !attribute.isOptional || attribute.minValueString != nil
-                    || attribute.maxValueString != nil || attribute.regularExpression != nil
-                    || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil
+                return !attribute.isTransient && attribute.hasValidationRules
             case .relationship(let relationship):
                 let rule = relationship.relationship
-                guard !rule.isTransient else { return false }
-                return !rule.isOptional
-                    || (rule.isToMany && (rule.minCount > 0 || rule.maxCount > 0))
+                return !rule.isTransient && rule.hasValidationRules
             }
         }
         positionByName = positions
