@@ -55,17 +55,16 @@ extension ManagedObject {
     func validateValueAgainstModel(_ value: inout Value, forKey key: String) throws {
         let position = try schema.position(of: key)
         let problems: [ValidationError.Problem]
-        switch schema.properties[position] {
-        case .attribute(let attribute):
-            value = try attribute.coerce(value, entity: schema.name)
+        switch schema.kinds[position] {
+        case .attribute:
+            guard let type = schema.attributeTypes[position] else { return }
+            value = try type.coerce(value, entity: schema.name, property: key)
+            // Most properties have no rules: those return before their declaration is read.
+            guard schema.hasValidationRules[position],
+                case .attribute(let attribute) = schema.properties[position]
+            else { return }
             problems = ValidationRules.attributeProblems(self, attribute, value)
-        case .relationship(let relationship):
-            guard !relationship.isToMany else {
-                throw ObjectGraphError.wrongPropertyKind(
-                    entity: schema.name, property: key,
-                    expected: "an attribute or a to-one relationship (validateObjects(_:forKey:)"
-                        + " checks a to-many relationship)")
-            }
+        case .toOne:
             let count: Int
             switch value {
             case .null: count = 0
@@ -76,8 +75,16 @@ extension ManagedObject {
                     entity: schema.name, property: key, expected: "an object ID",
                     got: value.kindDescription)
             }
+            guard schema.hasValidationRules[position],
+                case .relationship(let relationship) = schema.properties[position]
+            else { return }
             problems = ValidationRules.countProblems(
                 self, relationship.relationship, count: count)
+        case .toMany:
+            throw ObjectGraphError.wrongPropertyKind(
+                entity: schema.name, property: key,
+                expected: "an attribute or a to-one relationship (validateObjects(_:forKey:)"
+                    + " checks a to-many relationship)")
         }
         if !problems.isEmpty { throw ValidationError(problems: problems) }
     }
@@ -93,8 +100,8 @@ extension ManagedObject {
         if !problems.isEmpty { throw ValidationError(problems: problems) }
     }
 
-    /// The default ``validateForInsert()`` and ``validateForUpdate()``: every persistent
-    /// property in turn. An object of ``ManagedObject`` itself, whose per-property methods are
+    /// The default ``validateForInsert()`` and ``validateForUpdate()``: every property in turn
+    /// (transient ones too, as in Core Data). An object of ``ManagedObject`` itself, whose per-property methods are
     /// the defaults, checks only the properties with rules and calls no method per property.
     func validatePropertiesAgainstModel() throws {
         try fulfill()
@@ -137,12 +144,12 @@ extension ManagedObject {
         return problems
     }
 
-    /// The problems found by calling ``validateValue(_:forKey:)`` for every persistent
-    /// attribute and to-one relationship, and ``validateObjects(_:forKey:)`` for every
-    /// persistent to-many relationship that is loaded or has count rules.
+    /// The problems found by calling ``validateValue(_:forKey:)`` for every attribute and
+    /// to-one relationship, and ``validateObjects(_:forKey:)`` for every to-many relationship
+    /// that is loaded or has count rules.
     private func propertyMethodProblems() -> [ValidationError.Problem] {
         var problems: [ValidationError.Problem] = []
-        for position in schema.properties.indices where !schema.isTransient[position] {
+        for position in schema.properties.indices {
             let name = schema.names[position]
             var value: Value
             switch schema.kinds[position] {
@@ -152,12 +159,7 @@ extension ManagedObject {
             case .toOne:
                 value = slots[position].toOneTarget.map(Value.objectID) ?? .null
             case .toMany:
-                guard case .relationship(let relationship) = schema.properties[position] else {
-                    continue
-                }
-                if case .toManyFault = slots[position],
-                    !relationship.relationship.hasValidationRules
-                {
+                if case .toManyFault = slots[position], !schema.hasValidationRules[position] {
                     continue
                 }
                 do {

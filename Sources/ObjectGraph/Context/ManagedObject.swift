@@ -198,7 +198,7 @@ open class ManagedObject {
     }
     /// Checks the whole object as an insert: every property in turn, through
     /// ``validateValue(_:forKey:)`` and ``validateObjects(_:forKey:)`` (transient properties
-    /// excepted). Save calls it for every inserted object. Override it for rules across
+    /// too: Core Data validates them). Save calls it for every inserted object. Override it for rules across
     /// properties; call `super` to keep the property rules, and combine its error with yours
     /// (``combiningValidationErrors(_:)``).
     /// - Throws: ``ValidationError`` with every problem found.

@@ -11,7 +11,8 @@ private final class ValidationStore {
 
     /// `Item`: `title` (required String, 2–5 UTF-16 units, `[a-z]+`), `count` (Integer 32,
     /// 1–10), `ratio` (Double, 0–1), `when` (Date, 0–1,000,000 s after 2001), `blob` (Binary,
-    /// 2–4 bytes), `age` (Integer 16, predicates `SELF >= 0` and `SELF < 150`), `owner` (a
+    /// 2–4 bytes), `age` (Integer 16, predicates `SELF >= 0` and `SELF < 150`), `draft`
+    /// (transient String, at most 3 units), `owner` (a
     /// required to-one), `tags` (to-many, 2–3 when not empty). `Owner`: `name`, `items` (Deny).
     static let model: EntityModel = {
         var title = Attribute("title", type: .string, isOptional: false)
@@ -35,11 +36,13 @@ private final class ValidationStore {
             ValidationPredicate(.evaluatedObject >= 0, warning: "an age cannot be negative"),
             ValidationPredicate(.evaluatedObject < 150, warning: "nobody is that old"),
         ]
+        var draft = Attribute("draft", type: .string, isTransient: true)
+        draft.maxValueString = "3"
         var tags = Relationship("tags", destination: "Tag", toMany: true)
         tags.minCountString = "2"
         tags.maxCountString = "3"
         let item = Entity(
-            "Item", attributes: [title, count, ratio, when, blob, age],
+            "Item", attributes: [title, count, ratio, when, blob, age, draft],
             relationships: [
                 Relationship("owner", destination: "Owner", inverse: "items", isOptional: false),
                 tags,
@@ -348,6 +351,18 @@ struct ValidationOnDemandTests {
         try fetched.validateForUpdate()
         try fetched.set(0, for: "count")
         #expect(rules(problems { try fetched.validateForUpdate() }) == ["count:tooSmall"])
+    }
+
+    @Test("transient properties are validated too, on demand and at save")
+    func transientRules() throws {
+        let store = try ValidationStore()
+        let item = try store.validItem()
+        try item.set("long", for: "draft")
+        let direct = problems { try item.validateForInsert() }
+        #expect(rules(direct) == ["draft:tooLong"])
+        #expect(store.saveProblems() == direct)
+        try item.set("ok", for: "draft")
+        try store.context.save()
     }
 
     @Test("validateForDelete checks Deny rules, whether or not the object is deleted yet")
