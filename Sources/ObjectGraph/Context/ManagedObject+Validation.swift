@@ -101,8 +101,9 @@ extension ManagedObject {
     }
 
     /// The default ``validateForInsert()`` and ``validateForUpdate()``: every property in turn
-    /// (transient ones too, as in Core Data). An object of ``ManagedObject`` itself, whose per-property methods are
-    /// the defaults, checks only the properties with rules and calls no method per property.
+    /// (transient ones too, as in Core Data). An object of ``ManagedObject`` itself, whose
+    /// per-property methods are the defaults, checks only the properties with rules and calls
+    /// no method per property.
     func validatePropertiesAgainstModel() throws {
         try fulfill()
         let problems =
@@ -112,7 +113,6 @@ extension ManagedObject {
 
     /// The default ``validateForDelete()``: the Deny rules.
     func validateDeleteRules() throws {
-        try fulfill()
         let problems = try ValidationRules.deleteProblems(self)
         if !problems.isEmpty { throw ValidationError(problems: problems) }
     }

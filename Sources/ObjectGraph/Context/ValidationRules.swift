@@ -125,7 +125,8 @@ enum ValidationRules {
     }
 
     /// The problems of deleting `object`: one per relationship with the delete rule Deny that
-    /// still holds an object not being deleted itself.
+    /// still holds an object not being deleted itself. Only an entity with such a relationship
+    /// loads the object's values.
     static func deleteProblems(_ object: ManagedObject) throws -> [ValidationError.Problem] {
         var problems: [ValidationError.Problem] = []
         let schema = object.schema
@@ -133,6 +134,7 @@ enum ValidationRules {
             guard case .relationship(let relationship) = schema.properties[position],
                 relationship.relationship.deleteRule == .deny
             else { continue }
+            try object.fulfill()
             let targets: [ManagedObject]
             if relationship.isToMany {
                 targets = try object.resolvedToMany(at: position)

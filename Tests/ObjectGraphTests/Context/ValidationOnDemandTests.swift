@@ -175,6 +175,30 @@ private final class NamedOwner: ManagedObject {
     }
 }
 
+/// Counts the calls of its validation methods (each keeps the model's rules).
+private final class CountingItem: ManagedObject {
+    var objectChecks = 0
+    var valueChecks: [String] = []
+    var objectsChecks: [String] = []
+
+    override func validateValue(_ value: inout Value, forKey key: String) throws {
+        valueChecks.append(key)
+        try super.validateValue(&value, forKey: key)
+    }
+    override func validateObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        objectsChecks.append(key)
+        try super.validateObjects(objects, forKey: key)
+    }
+    override func validateForInsert() throws {
+        objectChecks += 1
+        try super.validateForInsert()
+    }
+    override func validateForUpdate() throws {
+        objectChecks += 1
+        try super.validateForUpdate()
+    }
+}
+
 @Suite("Validation on demand")
 struct ValidationOnDemandTests {
     @Test("validateValue checks numbers' minimum and maximum, and coerces to the type")
@@ -463,6 +487,36 @@ struct ValidationOnDemandTests {
         #expect(store.saveProblems() == direct)
         store.context.delete(item)
         #expect(rules(store.saveProblems()) == ["name:custom"])
+    }
+
+    @Test("save validates each changed object once, each of its properties once")
+    func saveCallCounts() throws {
+        let store = try ValidationStore(item: CountingItem.self)
+        let owner = try store.context.insert("Owner")
+        var items: [CountingItem] = []
+        for _ in 0..<50 {
+            let item = try #require(try store.context.insert("Item") as? CountingItem)
+            try item.set("ok", for: "title")
+            try item.setObject(owner, for: "owner")
+            items.append(item)
+        }
+        try store.context.save()
+        #expect(items.map(\.objectChecks) == Array(repeating: 1, count: 50))
+        let keys = ["title", "count", "ratio", "when", "blob", "age", "draft", "owner"]
+        #expect(items.allSatisfy { $0.valueChecks == keys && $0.objectsChecks == ["tags"] })
+        // Read back in a new context: only the one object changed is validated.
+        let classes = ManagedObjectClasses()
+        classes.register(CountingItem.self, forEntity: "Item")
+        let other = ManagedContext(coordinator: store.context.coordinator, classes: classes)
+        let fetched = try other.fetch(FetchRequest(entityName: "Item")).compactMap {
+            $0 as? CountingItem
+        }
+        #expect(fetched.count == 50)
+        try fetched[7].set(3, for: "count")
+        try other.save()
+        #expect(fetched.map(\.objectChecks).reduce(0, +) == 1)
+        #expect(fetched[7].valueChecks == keys)
+        #expect(fetched.map(\.valueChecks.count).reduce(0, +) == keys.count)
     }
 
     @Test("a ValidationError describes every problem")
