@@ -79,16 +79,9 @@ private final class ValidationStore {
 
     /// The problems of a save that must fail validation.
     func saveProblems() -> [ValidationError.Problem] {
-        do {
-            try context.save()
-        } catch SaveError.validation(let error) {
-            return error.problems
-        } catch {
-            Issue.record("unexpected error \(error)")
-            return []
+        problems {
+            do { try context.save() } catch SaveError.validation(let error) { throw error }
         }
-        Issue.record("the save was expected to fail validation")
-        return []
     }
 }
 
