@@ -68,7 +68,7 @@ extension ManagedContext {
             // Core Data names a fetched column in a having-predicate as a variable
             // (`$count > 1`); a plain key (`count > 1`) reads the same column.
             rows = try rows.filter { row in
-                let named = row.mapValues { EvaluationValue.value($0) }
+                let named = Self.nested(row)
                 return try having.evaluate(with: named, variables: named)
             }
         }
@@ -92,6 +92,37 @@ extension ManagedContext {
             return answered.map { graph.view(of: $0) }
         }
         return try matchingStoredRows(query, graph: graph)
+    }
+
+    /// A result row as the having-predicate reads it: a column named by a key path
+    /// (`team.name`) nested as that path, so `team.name == 'Red'` and `$team.name` find it.
+    /// (Should a column be named as another's prefix, `team` and `team.name`, the longer
+    /// path wins, whatever the order of the dictionary.)
+    private static func nested(_ row: [String: Value]) -> [String: EvaluationValue] {
+        var result: [String: EvaluationValue] = [:]
+        let longestFirst = row.sorted {
+            $0.key.count > $1.key.count || ($0.key.count == $1.key.count && $0.key < $1.key)
+        }
+        for (name, value) in longestFirst {
+            let path = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            insert(.value(value), at: path[...], into: &result)
+        }
+        return result
+    }
+
+    private static func insert(
+        _ value: EvaluationValue, at path: ArraySlice<String>,
+        into dictionary: inout [String: EvaluationValue]
+    ) {
+        guard let first = path.first else { return }
+        guard path.count > 1 else {
+            if dictionary[first] == nil { dictionary[first] = value }
+            return
+        }
+        var inner: [String: EvaluationValue] = [:]
+        if case .dictionary(let existing)? = dictionary[first] { inner = existing }
+        insert(value, at: path.dropFirst(), into: &inner)
+        dictionary[first] = .dictionary(inner)
     }
 
     /// Checks a key path of ``FetchRequest/propertiesToFetch`` or

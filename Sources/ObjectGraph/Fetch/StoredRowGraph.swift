@@ -2,7 +2,8 @@
 /// objects: what a dictionary fetch sees (Core Data's dictionary results reflect the persistent
 /// store only, never a context's pending changes).
 ///
-/// Related rows are read from their stores on first use and kept for the rest of the fetch.
+/// Related rows are read from their stores on first use and kept for the rest of the fetch
+/// (the rows a fetch walks are not: a fetch of many rows keeps no table of them).
 final class StoredRowGraph {
     private let coordinator: StoreCoordinator
     private let schema: ModelSchema
@@ -14,10 +15,9 @@ final class StoredRowGraph {
         self.schema = schema
     }
 
-    /// A readable view of `row`, kept for later lookups of its ID.
+    /// A readable view of `row`.
     func view(of row: StoreRow) -> StoredRowView {
-        rows[row.id] = row
-        return StoredRowView(row: row, graph: self)
+        StoredRowView(row: row, graph: self)
     }
 
     /// The view of the row of `id`; `nil` when no store has it (a dangling reference reads
@@ -25,6 +25,7 @@ final class StoredRowGraph {
     func view(of id: ObjectID) throws -> StoredRowView? {
         if let row = rows[id] { return StoredRowView(row: row, graph: self) }
         guard let row = try coordinator.row(for: id) else { return nil }
+        rows[id] = row
         return view(of: row)
     }
 

@@ -170,6 +170,10 @@ struct FetchSemanticsTests {
             let rows = try league.context.fetchDictionaries(request)
             #expect(rows.map { $0["team.name"] } == ["Red"], "\(format)")
         }
+        request.havingPredicate = try Predicate(format: "team.name == 'Red' OR $team.name == nil")
+        #expect(
+            Set(try league.context.fetchDictionaries(request).map { $0["team.name"] })
+                == [.null, "Red"])
         request.havingPredicate = try Predicate(format: "$mean >= 35")
         #expect(
             Set(try league.context.fetchDictionaries(request).map { $0["team.name"] })
@@ -185,9 +189,7 @@ struct FetchSemanticsTests {
         request.includesPropertyValues = false
         #expect(FetchRequest<ManagedObject>(entityName: "Person").includesPropertyValues)
         let people = try context.fetch(request)
-        if type == .sqlite {
-            #expect(people.allSatisfy { $0.state == .fault })
-        }
+        #expect(people.allSatisfy { $0.state == .fault })
         #expect(people.map { $0["name"] as String? } == ["Ann", "Cy", "Dee", "bob"])
         #expect(people.allSatisfy { $0.state == .loaded })
     }
@@ -206,6 +208,11 @@ struct FetchSemanticsTests {
         try league.person("Ann", in: writer).set(31, for: "age")
         try league.person("Cy", in: writer).set(41, for: "age")
         try writer.save()
+
+        var ages = FetchRequest(entityName: "Person")
+        ages.predicate = try Predicate(format: "name == 'Ann'")
+        ages.propertiesToFetch = [.key("age")]
+        #expect(try reader.fetchDictionaries(ages) == [["age": 31]])  // the store, not `ann`
 
         var request = FetchRequest(entityName: "Person")
         request.predicate = try Predicate(format: "age >= 31")
