@@ -57,10 +57,13 @@ extension ManagedContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .ids, limits: true)
-        if !hasPendingChanges(in: query.entityIndexes, request),
-            let counted = try coordinator.count(query)
-        {
-            return counted
+        if !hasPendingChanges(in: query.entityIndexes, request) {
+            if let counted = try coordinator.count(query) { return counted }
+            // Counted over the saved rows, without making an object for each.
+            let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+            let matching = try matchingStoredRows(query, graph: graph).count
+            let afterOffset = max(0, matching - max(0, query.offset))
+            return query.limit > 0 ? min(afterOffset, query.limit) : afterOffset
         }
         return try matchingObjects(request, result: .ids).count
     }

@@ -81,6 +81,11 @@ struct FetchSemanticsTests {
             .aggregate(.sum, of: "age", as: "total"), .aggregate(.count, of: "age", as: "people"),
         ]
         #expect(try context.fetchDictionaries(totals) == [["total": 130, "people": 4]])
+        var saved30 = FetchRequest(entityName: "Person")
+        saved30.predicate = try Predicate(format: "age >= 30")
+        saved30.includesPendingChanges = false
+        saved30.fetchLimit = 2
+        #expect(try context.count(for: saved30) == 2)
         // A dictionary fetch makes no objects.
         #expect(context.registeredObjects.count == registered)
     }
