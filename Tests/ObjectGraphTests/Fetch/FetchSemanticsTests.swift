@@ -23,19 +23,7 @@ struct FetchSemanticsTests {
             let url = type == .inMemory ? nil : folder.appendingPathComponent("league.\(type)")
             try coordinator.addStore(type: type, at: url)
             context = ManagedContext(coordinator: coordinator)
-            let red = try context.insert("Team")
-            try red.set("Red", for: "name")
-            let blue = try context.insert("Team")
-            try blue.set("Blue", for: "name")
-            let people: [(String, Int, ManagedObject?)] = [
-                ("Ann", 30, red), ("bob", 25, red), ("Cy", 40, blue), ("Dee", 35, nil),
-            ]
-            for (name, age, team) in people {
-                let person = try context.insert("Person")
-                try person.set(name, for: "name")
-                try person.set(age, for: "age")
-                try person.setObject(team, for: "team")
-            }
+            _ = try FetchRequestTests.insertTeamsAndPeople(in: context)
             try context.save()
         }
 
