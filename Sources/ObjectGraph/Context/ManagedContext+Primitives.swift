@@ -163,7 +163,8 @@ extension ManagedContext {
     }
 
     /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does);
-    /// does nothing without an undo manager.
+    /// does nothing without an undo manager. Pending changes are processed first
+    /// (``processPendingChanges()``), so the changes of the current event undo together.
     public func undo() {
         undoManager?.undo()
     }

@@ -207,7 +207,7 @@ public final class UndoManager {
             eventGroupIsOpen = true
         }
         // A new change: what was undone cannot be redone on top of it.
-        redoStack.removeAll()
+        if !redoStack.isEmpty { redoStack.removeAll() }
         openActions.append(action)
     }
 
