@@ -169,4 +169,31 @@ struct ChangeSemanticsTests {
         let pets = try check.fetch(FetchRequest(entityName: "Pet"))
         #expect(pets.isEmpty)
     }
+
+    @Test("an object deleted here and by a merged save is not deleted again by a later save")
+    func mergedDeletionAlsoPendingHere() throws {
+        let fixture = try ChangeFixture()
+        defer { fixture.remove() }
+        let writer = fixture.context
+        let red = try fixture.make("Team", "Red")
+        for name in ["Ann", "Bob"] { try fixture.make("Person", name).setObject(red, for: "team") }
+        try writer.save()
+        let viewer = fixture.peer()
+        let viewerRed = try fixture.one(viewer, "Team", "Red")
+        let bob = try fixture.one(viewer, "Person", "Bob")
+        #expect(try viewerRed.objects(for: "members").count == 2)
+        viewer.delete(bob)
+        var note: ContextNotification?
+        let observation = writer.observe { if $0.kind == .didSave { note = $0 } }
+        defer { observation.cancel() }
+        writer.delete(try fixture.one(writer, "Person", "Bob"))
+        try writer.save()
+        try viewer.mergeChanges(fromContextDidSave: try #require(note))
+        #expect(viewer.deletedObjects.isEmpty)
+        #expect(try viewerRed.objects(for: "members").map { $0["name"] as String? } == ["Ann"])
+        try viewer.save()
+        #expect(!viewer.hasChanges)
+        let check = fixture.peer()
+        #expect(try check.fetch(FetchRequest(entityName: "Person")).count == 1)
+    }
 }
