@@ -58,10 +58,7 @@ enum StoreOpening {
     {
         let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
         let url = URL(fileURLWithPath: storePath)
-        guard FileManager.default.fileExists(atPath: storePath) else {
-            throw StoreError.cannotOpen(path: storePath, reason: "no such file")
-        }
-        guard let type = StoreType(detectingFileAt: url) else {
+        guard let type = try StoreFileKind.checkedSource(storePath) else {
             throw StoreError.cannotOpen(
                 path: storePath, reason: "not a store file ObjectGraph knows")
         }

@@ -51,7 +51,8 @@ struct PreferencesFile: Sendable {
     ///   but cannot be read.
     func load() throws -> FileContents {
         let path = url.path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { return .missing }
             throw PreferencesError.system("opening", path: path)
@@ -60,6 +61,10 @@ struct PreferencesFile: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw PreferencesError.system("fstat", path: path)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw PreferencesError.fileSystem(
+                path: path, operation: "reading", reason: "it is not a regular file")
         }
         let stamp = FileStamp(info)
         let data = try readAll(descriptor, path: path)

@@ -40,21 +40,55 @@ public final class Database {
     /// The observer registered with ``trace(_:)``, kept alive while SQLite may call it.
     var traceObserver: TraceObserver?
 
+    /// The private copy read instead of the file, when ``OpenMode/readOnlyUntouched`` had to
+    /// make one; removed on close.
+    private let privateCopy: PrivateCopy?
+
+    /// Whether every write is refused whatever the file's permissions (a read-only mode).
+    private let refusesWrites: Bool
+
     /// Opens (or creates) the database file at `path`.
     ///
     /// ```swift
     /// let db = try Database(path: path, mode: .readOnly)
     /// ```
     ///
+    /// With ``OpenMode/readOnlyUntouched`` nothing in the file's folder changes (see
+    /// `UntouchedOpening` for the whole table): a file without a `-wal` is read in place (in
+    /// WAL mode `immutable`, so no `-wal` or `-shm` is created); a file with a `-wal` and a
+    /// `-shm` is read in place with the `-shm` opened read-only (a stale or zeroed `-shm` is
+    /// not rewritten: the `-wal` is then read on its own); a file whose `-wal` holds rows but
+    /// has no `-shm`, or that has a hot `-journal`, is copied with it to a private folder of
+    /// the temporary directory, read there, and the copy is removed on close. A file read in
+    /// place without SQLite's locks is assumed not to be written while it is open.
+    ///
     /// - Parameters:
     ///   - path: the file path; `":memory:"` opens a new in-memory database.
-    ///   - mode: read-write-create (the default), read-write, or read-only.
-    ///   - options: busy timeout, journal mode and foreign keys.
-    /// - Throws: ``DatabaseError`` (`.cannotOpen`, `.notADatabase`...) naming the path.
+    ///   - mode: read-write-create (the default), read-write, read-only, or read-only
+    ///     leaving the folder untouched.
+    ///   - options: busy timeout, journal mode and foreign keys. A read-only mode takes no
+    ///     journal mode (setting one writes the file).
+    /// - Throws: ``DatabaseError`` (`.cannotOpen`, `.notADatabase`...) naming the path;
+    ///   `.cannotOpen` when the path is a folder, FIFO, device or socket; `.misuse` for a
+    ///   journal mode with a read-only mode.
     public convenience init(
         path: String, mode: OpenMode = .readWriteCreate, options: Options = Options()
     ) throws {
-        try self.init(path: path, flags: mode.flags, options: options, deletesFileOnClose: false)
+        if mode.isReadOnly, let journalMode = options.journalMode {
+            throw DatabaseError.misuse(
+                "a read-only connection cannot set the journal mode (\(journalMode)) of \(path)")
+        }
+        let inMemory = path.isEmpty || path == ":memory:"
+        if !inMemory { try FileTypeCheck.refuseNonRegularFile(atPath: path) }
+        if mode == .readOnlyUntouched, !inMemory {
+            let (connection, copy) = try UntouchedOpening.open(path: path)
+            try self.init(
+                connection: connection, path: path, options: options, deletesFileOnClose: false,
+                privateCopy: copy, refusesWrites: true)
+        } else {
+            try self.init(
+                path: path, flags: mode.flags, options: options, deletesFileOnClose: false)
+        }
     }
 
     /// Opens (or creates) the database file at a file URL.
@@ -84,11 +118,39 @@ public final class Database {
         try Database(path: ":memory:", options: options)
     }
 
-    init(path: String, flags: Int32, options: Options, deletesFileOnClose: Bool) throws {
+    convenience init(path: String, flags: Int32, options: Options, deletesFileOnClose: Bool)
+        throws
+    {
+        try self.init(
+            connection: Self.openConnection(path, flags: flags, path: path), path: path,
+            options: options, deletesFileOnClose: deletesFileOnClose, privateCopy: nil,
+            refusesWrites: flags & SQLITE_OPEN_READONLY != 0)
+    }
+
+    private init(
+        connection: Connection, path: String, options: Options, deletesFileOnClose: Bool,
+        privateCopy: PrivateCopy?, refusesWrites: Bool
+    ) throws {
+        self.connection = connection
+        self.path = path
+        self.deletesFileOnClose = deletesFileOnClose
+        self.privateCopy = privateCopy
+        self.refusesWrites = refusesWrites
+        do {
+            try apply(options)
+        } catch {
+            try? close()
+            throw error
+        }
+    }
+
+    /// Opens a connection to `target` (a path, or a `file:` URI with `SQLITE_OPEN_URI`);
+    /// errors name `path`.
+    static func openConnection(_ target: String, flags: Int32, path: String) throws -> Connection {
         var handle: OpaquePointer?
         // NOMUTEX: a Database is never used by two threads at once (it is not Sendable, and
         // DatabaseQueue serializes access), so SQLite's own connection mutex is not needed.
-        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let code = sqlite3_open_v2(target, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard let handle else {
             throw DatabaseError(
                 resultCode: .noMemory, message: "cannot allocate a connection for \(path)")
@@ -101,15 +163,7 @@ public final class Database {
                 resultCode: error.extendedResultCode, message: "\(error.message): \(path)")
         }
         sqlite3_extended_result_codes(handle, 1)
-        self.connection = connection
-        self.path = path
-        self.deletesFileOnClose = deletesFileOnClose
-        do {
-            try apply(options)
-        } catch {
-            try? close()
-            throw error
-        }
+        return connection
     }
 
     deinit {
@@ -144,6 +198,7 @@ public final class Database {
         guard connection.handle != nil else { return }
         statementCache = [:]
         let code = connection.close()
+        privateCopy?.remove()
         if deletesFileOnClose {
             for suffix in ["", "-journal", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(atPath: path + suffix)
@@ -160,7 +215,7 @@ public final class Database {
     /// Whether the connection refuses writes (opened read-only, or the file is read-only).
     public var isReadOnly: Bool {
         guard let handle = connection.handle else { return false }
-        return sqlite3_db_readonly(handle, "main") == 1
+        return refusesWrites || sqlite3_db_readonly(handle, "main") == 1
     }
 
     /// Whether a transaction is open (the connection is not in autocommit mode).

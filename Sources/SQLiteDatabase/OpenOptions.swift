@@ -7,14 +7,28 @@ extension Database {
         case readWriteCreate
         /// Read and write an existing file; fail with `.cannotOpen` when it is missing.
         case readWrite
-        /// Read only: every write fails with `.readOnly`.
+        /// Read only: every write fails with `.readOnly`. The connection takes part in
+        /// SQLite's locking, so it sees what other connections commit; to do that on a
+        /// database in WAL mode SQLite creates the `-wal` and `-shm` files beside it when they
+        /// are missing (and leaves them). Use ``readOnlyUntouched`` to change nothing.
         case readOnly
+        /// Read only, and nothing in the file's folder changes: no file is created, and the
+        /// file, its `-wal`, `-shm` and `-journal` keep their bytes. Every committed row is
+        /// read, the `-wal`'s included. Meant for reading a file as it is (a store copied off a
+        /// device, a folder without write permission): see ``Database/init(path:mode:options:)``
+        /// for how it is read and the one case it copies the file first.
+        case readOnlyUntouched
+
+        /// Whether every write through the connection fails.
+        var isReadOnly: Bool {
+            self == .readOnly || self == .readOnlyUntouched
+        }
 
         var flags: Int32 {
             switch self {
             case .readWriteCreate: return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             case .readWrite: return SQLITE_OPEN_READWRITE
-            case .readOnly: return SQLITE_OPEN_READONLY
+            case .readOnly, .readOnlyUntouched: return SQLITE_OPEN_READONLY
             }
         }
     }

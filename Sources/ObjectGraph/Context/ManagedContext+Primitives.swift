@@ -3,19 +3,11 @@
 /// (like Foundation's undo manager holds its targets): an object removed by undoing its insert,
 /// or whose deletion was saved, may be held by nothing else and must come back on redo/undo.
 extension ManagedContext {
-    /// Runs a public changing call: the outermost call forms one undo group and posts one
-    /// objects-did-change notification.
+    /// Runs a public changing call. Its changes join the current event: they are posted, and
+    /// their undo group closed, when the context processes its pending changes
+    /// (``processPendingChanges()``), as in Core Data.
     func change<T>(_ body: () throws -> T) rethrows -> T {
-        if changeDepth == 0 { undoManager?.beginUndoGrouping() }
-        changeDepth += 1
-        defer {
-            changeDepth -= 1
-            if changeDepth == 0 {
-                undoManager?.endUndoGrouping()
-                postObjectsDidChange()
-            }
-        }
-        return try body()
+        try body()
     }
 
     /// Replaces the slot at `position` of `object`.
@@ -172,7 +164,8 @@ extension ManagedContext {
     }
 
     /// Undoes the last group of changes and posts what changed (as `undoManager.undo()` does);
-    /// does nothing without an undo manager.
+    /// does nothing without an undo manager. Pending changes are processed first
+    /// (``processPendingChanges()``), so the changes of the current event undo together.
     public func undo() {
         undoManager?.undo()
     }

@@ -9,9 +9,10 @@ extension ManagedContext {
     /// - Throws: ``SaveError`` — validation problems, optimistic-locking conflicts, or a store
     ///   failure (with the stores that did save, when several stores take part).
     public func save() throws {
+        processPendingChanges()
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty else { return commitTransientChanges(batch.transientOnly) }
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
         let before = changeCount
         for object in batch.objects { object.willSave() }
@@ -41,6 +42,7 @@ extension ManagedContext {
                 changes.updatedEntries.append(.object(object))
             }
         }
+        let transientOnly = batch.transientOnly
         batch = SaveBatch()
         let outcome = try coordinator.save(changes)
         let saved = outcome.saved
@@ -51,6 +53,7 @@ extension ManagedContext {
         let summary =
             observers.isEmpty ? nil : changeSummary(saved.lazy.flatMap(Self.objects(of:)))
         // Cleared first: what `didSave` hooks change is a new change.
+        commitTransientChanges(transientOnly)
         untouchAll()
         for part in saved { commit(part, everything: true) }
         releaseUnregistered()

@@ -27,10 +27,7 @@ public final class ManagedContext {
     /// context.undo()   // the title is back
     /// ```
     public var undoManager: UndoManager? {
-        didSet {
-            if oldValue !== undoManager { oldValue?.didUndoOrRedo = nil }
-            undoManager?.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
-        }
+        didSet { attachUndoManager(replacing: oldValue) }
     }
     /// A name for debugging and notifications.
     public var name: String?
@@ -62,8 +59,6 @@ public final class ManagedContext {
     /// Objects with a change since the last save (inserted, deleted or edited).
     @exclusivity(unchecked) var touched = ChangedObjects()
     var classes: ManagedObjectClasses
-    /// How deep public changing calls are nested (an undo group spans the outermost).
-    var changeDepth = 0
     var observers: [UUID: (ContextNotification) -> Void] = [:]
     var pendingChange = ContextChange()
     /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
@@ -83,8 +78,8 @@ public final class ManagedContext {
         schema = coordinator.schema
         self.classes = classes
         self.undoManager = undoManager
-        undoManager?.didUndoOrRedo = { [weak self] in self?.postObjectsDidChange() }
         link.context = self
+        attachUndoManager(replacing: nil)
     }
 
     deinit {
@@ -270,7 +265,12 @@ public final class ManagedContext {
     }
 
     /// Forgets every object: the context is as new. Objects it held must not be used again.
+    /// Observers get one ``ContextNotification/Kind/objectsDidChange`` with
+    /// ``ContextChange/invalidatedAll`` set and every object it held as
+    /// ``ContextChange/invalidated`` (Core Data's `NSInvalidatedAllObjectsKey`).
     public func reset() {
+        let invalidated = observers.isEmpty ? [] : Set(registry.values.lazy.map(\.objectID))
+        defer { postInvalidatedAll(invalidated) }
         for object in registry.values {
             object.breakReferences()
             object.context = nil
@@ -292,9 +292,12 @@ public final class ManagedContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         guard object.context === self else { return }
         if object.insertedFlag {
-            if !mergeChanges { turnIntoFault(object) }
+            guard !mergeChanges else { return }
+            noteRefreshed(object)
+            turnIntoFault(object)
             return
         }
+        noteRefreshed(object)
         let changed = mergeChanges ? object.changedPositions() : []
         let kept = changed.map { ($0, object.slots[$0]) }
         if mergeChanges {

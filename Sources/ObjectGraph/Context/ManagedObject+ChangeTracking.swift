@@ -6,7 +6,8 @@ extension ManagedObject {
     /// The properties changed since the last save, with their new values: an attribute's
     /// value, a to-one relationship's object ID (``Value/objectID(_:)``). A `Value` cannot hold a
     /// list, so changed to-many relationships are listed with ``Value/null`` (``changedKeys``
-    /// names them too).
+    /// names them too). Transient attributes are listed too, as Core Data lists them
+    /// (``hasPersistentChangedValues`` leaves them out).
     public func changedValues() -> [String: Value] {
         var result: [String: Value] = [:]
         for position in changedPositions() {
@@ -21,9 +22,28 @@ extension ManagedObject {
         return result
     }
 
-    /// The names of the properties changed since the last save.
+    /// The names of the properties changed since the last save (transient ones included).
     public var changedKeys: Set<String> {
         Set(changedPositions().map { schema.names[$0] })
+    }
+
+    /// Whether a persistent property (one a save writes, not a transient attribute) changed
+    /// since the last save, as Core Data's `hasPersistentChangedValues`. A change of a
+    /// transient attribute alone makes the object updated (``isUpdated``, ``hasChanges``) but
+    /// leaves this `false`, and a save writes nothing for it.
+    ///
+    /// ```swift
+    /// try person.set("draft", for: "scratch")   // a transient attribute
+    /// person.isUpdated                          // true
+    /// person.hasPersistentChangedValues         // false
+    /// ```
+    public var hasPersistentChangedValues: Bool {
+        var found = false
+        visitChangedPositions(includingTransient: false) { _ in
+            found = true
+            return false
+        }
+        return found
     }
 
     /// The last saved values of the attributes `keys` (all attributes when `nil`); empty for an
@@ -84,15 +104,16 @@ extension ManagedObject {
     }
 
     /// Calls `body` with each position whose value differs from the committed one (every
-    /// non-empty one for an object never saved), in no particular order, until `body` returns
-    /// false. The one walk behind ``hasChangedValues``, ``changedPositionMask()`` and
-    /// ``changedPositions()``.
-    fileprivate func visitChangedPositions(_ body: (Int) -> Bool) {
+    /// non-empty one for an object never saved), transient attributes only when
+    /// `includingTransient`, in no particular order, until `body` returns false. The one walk
+    /// behind ``hasChangedValues``, ``hasPersistentChangedValues``, ``changedPositionMask()``
+    /// and ``changedPositions()``.
+    fileprivate func visitChangedPositions(includingTransient: Bool, _ body: (Int) -> Bool) {
         guard state == .loaded else { return }
         let transient = schema.isTransient
         if hasCommitted {
             originals.forEach { original, position in
-                if transient[position]
+                if (transient[position] && !includingTransient)
                     || Self.same(slots[position], original, ordered: isOrdered(position))
                 {
                     return true
@@ -100,29 +121,31 @@ extension ManagedObject {
                 return body(position)
             }
         } else {
-            for position in slots.indices where !transient[position] {
+            for position in slots.indices where includingTransient || !transient[position] {
                 if Self.same(slots[position], nil, ordered: false) { continue }
                 if !body(position) { return }
             }
         }
     }
 
-    /// Whether ``changedPositions()`` is not empty (found without building the list).
+    /// Whether ``changedPositions()`` is not empty (found without building the list):
+    /// whether the object is updated, transient attributes included.
     var hasChangedValues: Bool {
         var found = false
-        visitChangedPositions { _ in
+        visitChangedPositions(includingTransient: true) { _ in
             found = true
             return false
         }
         return found
     }
 
-    /// ``changedPositions()`` as a bit per position, without building the list: `0` when
-    /// nothing changed, `nil` when a changed position is past 63.
+    /// The changed persistent positions (what a save writes) as a bit per position, without
+    /// building a list: `0` when nothing persistent changed, `nil` when a changed position is
+    /// past 63.
     func changedPositionMask() -> UInt64? {
         var mask: UInt64 = 0
         var wide = false
-        visitChangedPositions { position in
+        visitChangedPositions(includingTransient: false) { position in
             guard position < 64 else {
                 wide = true
                 return false
@@ -134,10 +157,10 @@ extension ManagedObject {
     }
 
     /// The positions whose value differs from the committed one (all non-empty ones for an
-    /// object never saved), in ascending order.
+    /// object never saved), transient attributes included, in ascending order.
     func changedPositions() -> [Int] {
         var result: [Int] = []
-        visitChangedPositions { position in
+        visitChangedPositions(includingTransient: true) { position in
             result.append(position)
             return true
         }

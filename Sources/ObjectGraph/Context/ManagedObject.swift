@@ -173,32 +173,69 @@ open class ManagedObject {
     /// Called after the object turned into a fault: its values are let go.
     open func didTurnIntoFault() {}
 
-    // MARK: - Validation hooks (override in subclasses)
+    // MARK: - Validation (override in subclasses; see ManagedObject+Validation.swift)
 
-    /// Checks `value` for the property `key` at save; throw to reject it. The default accepts.
+    /// Checks `value` for the property `key` against the model's rules, and coerces it to the
+    /// attribute's type; throws a ``ValidationError`` naming every rule it breaks. Save calls it
+    /// (through ``validateForInsert()`` and ``validateForUpdate()``) for every attribute, with
+    /// its value, and every to-one relationship, with its object's ID (``Value/objectID(_:)``,
+    /// or ``Value/null`` when it holds none); to-many relationships go to
+    /// ``validateObjects(_:forKey:)``.
     ///
-    /// Called for every attribute, and for every to-one relationship with its object's ID
-    /// (``Value/objectID(_:)``, or ``Value/null`` when it holds none); to-many relationships go
-    /// to ``validateObjects(_:forKey:)``.
+    /// Override it to add rules for a property (Core Data's `validate<Key>(_:)` methods, which
+    /// Swift on Linux cannot look up by name), and call `super` to keep the model's rules. What
+    /// the override leaves in `value` is what a direct caller gets back; at save it is not
+    /// stored (set the property to keep it), as in Core Data.
     ///
     /// ```swift
-    /// override func validateValue(_ value: Value, forKey key: String) throws {
+    /// override func validateValue(_ value: inout Value, forKey key: String) throws {
+    ///     try super.validateValue(&value, forKey: key)
     ///     if key == "email", case .string(let email) = value, !email.contains("@") {
-    ///         throw SignupError.invalidEmail
+    ///         throw validationError("is not an email address", forKey: key, value: value)
     ///     }
     /// }
+    /// var proposed: Value = "ada"
+    /// try student.validateValue(&proposed, forKey: "email")  // throws: not an email address
     /// ```
-    open func validateValue(_ value: Value, forKey key: String) throws {}
-    /// Checks the objects of the to-many relationship `key` at save; throw to reject them.
-    /// The default accepts. A relationship not loaded since the object was read is not
-    /// passed (it cannot have changed).
-    open func validateObjects(_ objects: [ManagedObject], forKey key: String) throws {}
-    /// Checks the whole object before an insert is saved. The default accepts.
-    open func validateForInsert() throws {}
-    /// Checks the whole object before an update is saved. The default accepts.
-    open func validateForUpdate() throws {}
-    /// Checks the whole object before a deletion is saved. The default accepts.
-    open func validateForDelete() throws {}
+    /// - Throws: ``ValidationError``; ``ObjectGraphError`` when `key` is not an attribute or
+    ///   to-one relationship of the entity, or `value` cannot be converted to its type.
+    open func validateValue(_ value: inout Value, forKey key: String) throws {
+        try validateValueAgainstModel(&value, forKey: key)
+    }
+    /// Checks the objects of the to-many relationship `key` against the model's rules (required,
+    /// minimum and maximum count; objects being deleted do not count). Save calls it for every
+    /// to-many relationship that is loaded or has count rules (one not loaded since it was read
+    /// and without rules cannot have changed). Override it to add rules; call `super` to keep
+    /// the model's.
+    /// - Throws: ``ValidationError``; ``ObjectGraphError`` when `key` is not a to-many
+    ///   relationship of the entity.
+    open func validateObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        try validateObjectsAgainstModel(objects, forKey: key)
+    }
+    /// Checks the whole object as an insert: every property in turn, through
+    /// ``validateValue(_:forKey:)`` and ``validateObjects(_:forKey:)`` (transient properties
+    /// too: Core Data validates them). Save calls it for every inserted object. Override it for rules across
+    /// properties; call `super` to keep the property rules, and combine its error with yours
+    /// (``combiningValidationErrors(_:)``).
+    /// - Throws: ``ValidationError`` with every problem found.
+    open func validateForInsert() throws {
+        try validatePropertiesAgainstModel()
+    }
+    /// Checks the whole object as an update: every property in turn, as
+    /// ``validateForInsert()`` does. Save calls it for every updated object. Override it for
+    /// rules across properties; call `super` to keep the property rules.
+    /// - Throws: ``ValidationError`` with every problem found.
+    open func validateForUpdate() throws {
+        try validatePropertiesAgainstModel()
+    }
+    /// Checks whether the object can be deleted: no relationship with the delete rule Deny may
+    /// still hold an object (that is not itself being deleted). Save calls it for every deleted
+    /// object. Override it to add rules; call `super` to keep the Deny rules.
+    /// - Throws: ``ValidationError`` with a ``ValidationError/Problem/Rule/deleteDenied``
+    ///   problem per such relationship.
+    open func validateForDelete() throws {
+        try validateDeleteRules()
+    }
 
     // MARK: - Reading
 

@@ -21,6 +21,9 @@ struct SaveBatch {
     private(set) var insertedCount = 0
     /// How many of ``objects`` are deleted.
     private(set) var deletedCount = 0
+    /// Saved objects whose only changes are to transient attributes: nothing to write, but the
+    /// save makes their values the committed ones.
+    private(set) var transientOnly: [ManagedObject] = []
 
     /// An empty batch.
     init() {}
@@ -45,7 +48,8 @@ struct SaveBatch {
             }
             if object.deletedFlag {
                 deletedCount += 1
-            } else if !object.hasChangedValues {
+            } else if !object.hasPersistentChangedValues {
+                if object.hasChangedValues { transientOnly.append(object) }
                 continue
             }
             let entity = object.schema.index

@@ -1,9 +1,22 @@
 /// Undo and redo for a ``ManagedContext`` (Linux's Foundation has no `UndoManager`, so
 /// ObjectGraph brings its own, with the same model).
 ///
-/// Changes are recorded in groups. Each call that changes the graph (a `set`, an `insert`, a
-/// `delete` with its cascade) forms one group unless a group is open, so ``undo()`` reverses
-/// one user action. Open your own group to make several actions one:
+/// Changes are recorded in groups, by event as in Core Data (``groupsByEvent``, on by default):
+/// every change made between two ``ManagedContext/processPendingChanges()`` forms one group,
+/// so ``undo()`` reverses them together. Linux has no run loop to end an event, so the context
+/// processes its pending changes (ending the group) when it saves, when an undo or redo starts,
+/// when a group is opened or closed with ``beginUndoGrouping()`` / ``endUndoGrouping()``, and
+/// when ``ManagedContext/processPendingChanges()`` is called:
+///
+/// ```swift
+/// try course.set("Geometry", for: "title")
+/// try course.set(4, for: "credits")
+/// context.processPendingChanges()   // one undo step: both changes
+/// try course.set("Topology", for: "title")
+/// context.undo()                    // the title is "Geometry" again
+/// ```
+///
+/// Open your own group to make several actions one named step:
 ///
 /// ```swift
 /// context.undoManager.group(named: "Enroll") {
@@ -29,6 +42,9 @@ public final class UndoManager {
     private var openActions: [Action] = []
     private var openMarks: [(start: Int, name: String)] = []
     private var disabledCount = 0
+    /// Whether the outermost open group is the one opened by a change (see ``groupsByEvent``),
+    /// not by ``beginUndoGrouping()``.
+    private var eventGroupIsOpen = false
 
     /// Whether an undo is running (its changes are recorded as redo actions).
     public private(set) var isUndoing = false
@@ -39,8 +55,18 @@ public final class UndoManager {
         didSet { trim() }
     }
 
-    /// Called after each undo or redo (a context posts its objects-did-change here).
+    /// Whether a change recorded while no group is open opens a group that lasts until the
+    /// context processes its pending changes (Core Data's default, `true`): all changes of
+    /// one event undo together. With `false`, a change made outside a group opened with
+    /// ``beginUndoGrouping()`` is a step of its own (Foundation raises an exception instead).
+    public var groupsByEvent = true
+
+    /// Called after each undo or redo (a context processes its pending changes here, posting
+    /// its objects-did-change).
     var didUndoOrRedo: (() -> Void)?
+    /// Called when a group opens or closes and before an undo or redo (Foundation's checkpoint
+    /// notification): a context processes its pending changes here, which ends the event group.
+    var checkpoint: (() -> Void)?
 
     /// Creates an empty undo manager.
     public init() {}
@@ -49,8 +75,13 @@ public final class UndoManager {
     public var canUndo: Bool { !undoStack.isEmpty || !openActions.isEmpty }
     /// Whether there is a group to redo.
     public var canRedo: Bool { !redoStack.isEmpty }
-    /// The name of the group ``undo()`` would reverse.
-    public var undoActionName: String { undoStack.lastName }
+    /// The name of the group ``undo()`` would reverse (the open one, when it has changes).
+    public var undoActionName: String {
+        if let open = openMarks.first, openActions.count > open.start {
+            return openMarks[openMarks.count - 1].name
+        }
+        return undoStack.lastName
+    }
     /// The name of the group ``redo()`` would make again.
     public var redoActionName: String { redoStack.lastName }
     /// How deep the open groups are nested (0: none).
@@ -59,13 +90,30 @@ public final class UndoManager {
     public var isUndoRegistrationEnabled: Bool { disabledCount == 0 }
 
     /// Opens a group; every change until the matching ``endUndoGrouping()`` undoes together.
+    /// The context processes its pending changes first, so the changes before it are a step
+    /// of their own.
     public func beginUndoGrouping() {
+        checkpoint?()
         openMarks.append((openActions.count, ""))
     }
 
-    /// Closes the innermost group. A closed top-level group with changes becomes undoable.
+    /// Closes the innermost group. A closed top-level group with changes becomes undoable. The
+    /// context processes its pending changes first (posting its objects-did-change).
     public func endUndoGrouping() {
+        checkpoint?()
+        closeGroup()
+    }
+
+    /// Closes the group opened by a change (see ``groupsByEvent``) when it is the only open
+    /// one: the changes since it opened become one undoable step.
+    func endEventGroup() {
+        guard eventGroupIsOpen, openMarks.count == 1 else { return }
+        closeGroup()
+    }
+
+    private func closeGroup() {
         guard let mark = openMarks.popLast() else { return }
+        if openMarks.isEmpty { eventGroupIsOpen = false }
         if !openMarks.isEmpty {
             // The inner group's actions stay in place: they belong to the parent now.
             if openMarks[openMarks.count - 1].name.isEmpty {
@@ -103,9 +151,11 @@ public final class UndoManager {
     /// Resumes recording changes.
     public func enableUndoRegistration() { disabledCount = max(0, disabledCount - 1) }
 
-    /// Reverses the last group. Its changes are recorded for ``redo()``.
+    /// Reverses the last group (closing the open ones first). Its changes are recorded for
+    /// ``redo()``.
     public func undo() {
-        while !openMarks.isEmpty { endUndoGrouping() }
+        checkpoint?()
+        while !openMarks.isEmpty { closeGroup() }
         guard let group = undoStack.pop() else { return }
         isUndoing = true
         let reversed = run(group)
@@ -116,6 +166,7 @@ public final class UndoManager {
 
     /// Makes the last undone group again.
     public func redo() {
+        checkpoint?()
         guard let group = redoStack.pop() else { return }
         isRedoing = true
         let reversed = run(group)
@@ -130,6 +181,7 @@ public final class UndoManager {
         redoStack.removeAll()
         openActions.removeAll()
         openMarks.removeAll()
+        eventGroupIsOpen = false
     }
 
     // MARK: - Recording
@@ -147,10 +199,16 @@ public final class UndoManager {
             return
         }
         if openMarks.isEmpty {
-            push(CollectionOfOne(action), name: "")
-        } else {
-            openActions.append(action)
+            guard groupsByEvent else {
+                push(CollectionOfOne(action), name: "")
+                return
+            }
+            openMarks.append((openActions.count, ""))
+            eventGroupIsOpen = true
         }
+        // A new change: what was undone cannot be redone on top of it.
+        if !redoStack.isEmpty { redoStack.removeAll() }
+        openActions.append(action)
     }
 
     /// The group that collects the reversing actions while an undo or redo runs.

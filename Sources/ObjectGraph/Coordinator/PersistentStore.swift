@@ -43,7 +43,12 @@ public struct StoreDescription: Sendable, Hashable {
 
 /// Options for adding a store.
 public struct StoreOptions: Sendable, Hashable {
-    /// Open the store read-only: fetches work, saves throw.
+    /// Open the store read-only: fetches work, saves throw, and nothing in the file's folder
+    /// changes. A SQLite store is read without creating a `-wal` or `-shm` and without
+    /// rewriting an existing `-shm`, and every row of its `-wal` is read, in a folder without
+    /// write permission too (when the `-wal` holds rows and there is no `-shm`, from a private
+    /// copy in the temporary directory, removed when the store closes). Such a store is read
+    /// as it is when opened: it is assumed that no other process writes it meanwhile.
     public var isReadOnly: Bool
     /// Create the file if it does not exist.
     public var createIfMissing: Bool

@@ -36,6 +36,8 @@ public final class StoreCoordinator: @unchecked Sendable {
     ///   - url: the file, for stores that have one.
     ///   - configuration: the model configuration whose entities go to this store (`nil`: all).
     ///   - options: read-only and creation options.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when `url` names a folder, FIFO,
+    ///   device or socket (checked before it is opened), or the file cannot be read.
     @discardableResult
     public func addStore(
         type: StoreType = .inMemory, at url: URL? = nil, configuration: String? = nil,
@@ -43,6 +45,12 @@ public final class StoreCoordinator: @unchecked Sendable {
     ) throws -> StoreDescription {
         if let configuration, model.configuration(named: configuration) == nil {
             throw ObjectGraphError.unknownConfiguration(configuration)
+        }
+        if type != .inMemory, let path = url?.path,
+            let reason = PathKind.refusal(ofPath: path)
+        {
+            // Checked before any store opens the file: reading a FIFO would block for good.
+            throw StoreError.cannotOpen(path: path, reason: reason)
         }
         let store: any PersistentStore
         switch type {

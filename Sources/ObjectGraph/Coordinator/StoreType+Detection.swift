@@ -2,13 +2,16 @@ import Foundation
 
 extension StoreType {
     /// The type of the store file at `url`, from its first bytes (`SQLite format 3`, `<?xml`,
-    /// ObjectGraph's binary magic), else from its extension; `nil` when neither tells.
+    /// ObjectGraph's binary magic), else from its extension; `nil` when neither tells. Only a
+    /// regular file is read: a FIFO, folder or device is judged by its extension alone.
     ///
     /// ```swift
     /// let type = StoreType(detectingFileAt: URL(fileURLWithPath: "School.sqlite"))  // .sqlite
     /// ```
     public init?(detectingFileAt url: URL) {
-        if let handle = try? FileHandle(forReadingFrom: url) {
+        if PathKind(atPath: url.path) == .regularFile,
+            let handle = try? FileHandle(forReadingFrom: url)
+        {
             defer { try? handle.close() }
             let head = (try? handle.read(upToCount: 64)) ?? Data()
             if head.starts(with: Array("SQLite format 3\0".utf8)) {

@@ -1,19 +1,30 @@
-/// Every problem a save found, at once. The context keeps its changes so they can be fixed.
+/// Every problem validation found, at once: what a save throws (inside
+/// ``SaveError/validation(_:)``) and what ``ManagedObject/validateForInsert()``,
+/// ``ManagedObject/validateForUpdate()``, ``ManagedObject/validateForDelete()`` and
+/// ``ManagedObject/validateValue(_:forKey:)`` throw when called directly. One problem or many,
+/// it is the same error (Core Data's single validation error, or its
+/// `NSValidationMultipleErrorsError` with the list under `NSDetailedErrorsKey`). A failed save
+/// keeps the context's changes so they can be fixed.
 ///
 /// ```swift
 /// do { try context.save() }
 /// catch SaveError.validation(let error) {
 ///     for problem in error.problems { print(problem) }  // Student.name: a value is required
 /// }
+/// do { try student.validateForUpdate() }
+/// catch let error as ValidationError { print(error.problems.map(\.rule)) }  // [.required]
 /// ```
 public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One broken rule.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// Which rule.
+        /// Which rule (Core Data's validation error codes, by name).
         public enum Rule: String, Sendable, Hashable {
             case required, tooSmall, tooLarge, tooShort, tooLong, tooEarly, tooLate
             case patternMismatch, tooFewObjects, tooManyObjects, deleteDenied
             case notUnique, custom
+            /// A validation predicate of the attribute (``Attribute/validationPredicates``) does
+            /// not hold; the message is its warning.
+            case predicate
         }
 
         /// The object.
@@ -28,6 +39,22 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
         public var value: Value
         /// What is wrong, in words.
         public var message: String
+        /// The validation predicate that did not hold (rule ``Rule/predicate``), else `nil`.
+        public var predicate: Predicate?
+
+        /// Creates a problem: for a rule of your own, `rule` is ``Rule/custom``.
+        public init(
+            objectID: ObjectID, entity: String, property: String?, rule: Rule, value: Value,
+            message: String, predicate: Predicate? = nil
+        ) {
+            self.objectID = objectID
+            self.entity = entity
+            self.property = property
+            self.rule = rule
+            self.value = value
+            self.message = message
+            self.predicate = predicate
+        }
 
         /// `Entity.property (x-coredata://…): message`.
         public var description: String {
@@ -39,9 +66,14 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The problems, in the order found.
     public var problems: [Problem]
 
+    /// Creates an error of `problems`.
+    public init(problems: [Problem]) {
+        self.problems = problems
+    }
+
     /// One line per problem.
     public var description: String {
-        "the save failed validation with \(problems.count) problem(s):\n"
+        "validation failed with \(problems.count) problem(s):\n"
             + problems.map { "  \($0)" }.joined(separator: "\n")
     }
 }

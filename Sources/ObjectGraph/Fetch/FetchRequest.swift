@@ -32,13 +32,41 @@ public struct FetchRequest<Result: ManagedObject> {
     /// loaded by the fetch reports ``ManagedObject/isFault`` until one of its properties is
     /// used, even when its values came with the rows; `false` returns them realized.
     public var returnsObjectsAsFaults: Bool = true
+    /// Whether the fetched objects' values are read from the store (Core Data's default,
+    /// `true`). With `false` only the IDs of the matching objects are read: objects the
+    /// context does not hold come back as faults whose values load on first use, one row per
+    /// object. Choose it when the values will not be needed (to delete the objects, or to
+    /// count them as objects).
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Person")
+    /// request.includesPropertyValues = false
+    /// for person in try context.fetch(request) { context.delete(person) }
+    /// ```
+    public var includesPropertyValues: Bool = true
+    /// Whether objects the context holds loaded already take the store's current values when
+    /// a fetch returns them again (default `false`: they keep the values they have, even when
+    /// another context saved new ones since). Unsaved changes stay on top of the new values,
+    /// as ``ManagedContext/refresh(_:mergeChanges:)`` with `mergeChanges: true` keeps them.
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Person")
+    /// request.shouldRefreshRefetchedObjects = true
+    /// let people = try context.fetch(request)   // the values another context saved
+    /// ```
+    public var shouldRefreshRefetchedObjects: Bool = false
     /// For dictionary results: drop duplicate dictionaries.
     public var returnsDistinctResults: Bool = false
-    /// For dictionary results: the columns (key paths and aggregates). `nil`: every attribute.
+    /// For dictionary results: the columns — attributes and to-one relationships by key path
+    /// (a relationship's value is the related object's ID), expressions, the object's own ID
+    /// (``FetchProperty/objectID(as:)``) and aggregates. `nil`: every attribute. A to-many
+    /// relationship is an error, as in Core Data.
     public var propertiesToFetch: [FetchProperty]?
     /// For dictionary results: group rows by these key paths.
     public var propertiesToGroupBy: [String]?
-    /// For grouped dictionary results: which groups to keep (keys are the column names).
+    /// For grouped dictionary results: which groups to keep. The predicate names the fetched
+    /// columns by name, as Core Data's variables (`$count > 1`, where `count` is a column's
+    /// name) or as keys (`count > 1`).
     public var havingPredicate: Predicate?
     /// Relationship key paths whose objects load together with the results.
     public var relationshipKeyPathsForPrefetching: [String] = []
@@ -62,6 +90,17 @@ public enum FetchProperty: Sendable, Hashable {
     case aggregate(AggregateFunction, of: String, as: String)
     /// Any expression evaluated per row, named `name`.
     case expression(Expression, as: String)
+
+    /// The object's own ID, named `name`: Core Data's expression description of the
+    /// evaluated object with the object-ID result type.
+    ///
+    /// ```swift
+    /// request.propertiesToFetch = [.objectID(), .key("name")]
+    /// let rows = try context.fetchDictionaries(request)  // [["objectID": .objectID(…), "name": …]]
+    /// ```
+    public static func objectID(as name: String = "objectID") -> FetchProperty {
+        .expression(.evaluatedObject, as: name)
+    }
 
     /// The column's name in the result dictionaries.
     public var name: String {

@@ -2,38 +2,56 @@ import Foundation
 
 /// Dictionary results: chosen columns, grouping, aggregates and a having-predicate.
 extension ManagedContext {
-    /// The matching rows as dictionaries of the request's ``FetchRequest/propertiesToFetch``
-    /// (every attribute when `nil`), grouped by ``FetchRequest/propertiesToGroupBy`` with
-    /// aggregates per group, filtered by ``FetchRequest/havingPredicate``.
+    /// The matching saved rows as dictionaries of the request's
+    /// ``FetchRequest/propertiesToFetch`` (every attribute when `nil`), grouped by
+    /// ``FetchRequest/propertiesToGroupBy`` with aggregates per group, filtered by
+    /// ``FetchRequest/havingPredicate``.
+    ///
+    /// As in Core Data, dictionary results reflect the persistent store only: this context's
+    /// unsaved inserts, edits and deletions are not in them, whatever
+    /// ``FetchRequest/includesPendingChanges`` says, and no object is registered. Save first to
+    /// see them.
+    ///
+    /// Columns are attributes and to-one relationships by key path (a to-one relationship's
+    /// value is the related object's ID), expressions (`.objectID()` is the row's own ID,
+    /// Core Data's evaluated-object expression) and aggregates (``FetchProperty/aggregate(_:of:as:)``,
+    /// or an expression calling `count:`, `sum:`, `min:`, `max:` or `average:`). The
+    /// having-predicate names columns by name, as a variable (`$mean`) or a key (`mean`).
     ///
     /// ```swift
     /// var request = FetchRequest(entityName: "Student")
     /// request.propertiesToFetch = [.key("year"), .aggregate(.average, of: "grade", as: "mean")]
     /// request.propertiesToGroupBy = ["year"]
-    /// request.havingPredicate = try Predicate(format: "mean > 3")
+    /// request.havingPredicate = try Predicate(format: "$mean > 3")
     /// let rows = try context.fetchDictionaries(request)   // [["year": 1, "mean": 3.4], …]
     /// ```
+    /// - Throws: ``ObjectGraphError/wrongPropertyKind(entity:property:expected:)`` for a
+    ///   to-many relationship among the columns or group keys,
+    ///   ``ObjectGraphError/unknownProperty(entity:property:)`` for an unknown key, and what
+    ///   evaluating the predicates throws.
     public func fetchDictionaries<T: ManagedObject>(_ request: FetchRequest<T>) throws
         -> [[String: Value]]
     {
         let entity = try fetchEntity(request)
-        let objects = try matchingObjects(request, applyingLimits: false)
         let columns =
             request.propertiesToFetch
             ?? entity.attributePositions.compactMap { position in
                 entity.properties[position].isTransient
                     ? nil : FetchProperty.key(entity.properties[position].name)
             }
-        let hasAggregates = columns.contains {
-            if case .aggregate = $0 { return true }
-            return false
+        for column in columns {
+            if case .key(let key) = column { try checkFetchedKeyPath(key, from: entity) }
         }
+        for key in request.propertiesToGroupBy ?? [] {
+            try checkFetchedKeyPath(key, from: entity)
+        }
+        let objects = try storedRows(request, entity: entity)
+        let hasAggregates = try columns.contains { try aggregateForm(of: $0) != nil }
         var rows: [[String: Value]]
         if let groupKeys = request.propertiesToGroupBy, !groupKeys.isEmpty {
             rows = try grouped(objects, by: groupKeys, columns: columns)
         } else if hasAggregates {
-            for column in columns {
-                if case .aggregate = column { continue }
+            for column in columns where try aggregateForm(of: column) == nil {
                 throw ObjectGraphError.unsupported(
                     "the column '\(column.name)' must be an aggregate or listed in "
                         + "propertiesToGroupBy when other columns aggregate")
@@ -47,8 +65,11 @@ extension ManagedContext {
             }
         }
         if let having = request.havingPredicate {
+            // Core Data names a fetched column in a having-predicate as a variable
+            // (`$count > 1`); a plain key (`count > 1`) reads the same column.
             rows = try rows.filter { row in
-                try having.evaluate(with: row.mapValues { EvaluationValue.value($0) })
+                let named = Self.nested(row)
+                return try having.evaluate(with: named, variables: named)
             }
         }
         if request.returnsDistinctResults {
@@ -58,8 +79,106 @@ extension ManagedContext {
         return Self.limit(rows, offset: request.fetchOffset, limit: request.fetchLimit)
     }
 
+    /// The saved rows matching `request`, in order: what its store answers (in SQL for a
+    /// SQLite store), or every saved row of the family filtered and sorted in memory. Pending
+    /// changes, inserts and deletions of this context are not seen, and no object is
+    /// registered.
+    private func storedRows<T: ManagedObject>(
+        _ request: FetchRequest<T>, entity: EntitySchema
+    ) throws -> [StoredRowView] {
+        let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+        let query = storeQuery(request, entity: entity, result: .rows, limits: false)
+        if let answered = try coordinator.rows(answering: query) {
+            return answered.map { graph.view(of: $0) }
+        }
+        return try matchingStoredRows(query, graph: graph)
+    }
+
+    /// A result row as the having-predicate reads it: a column named by a key path
+    /// (`team.name`) nested as that path, so `team.name == 'Red'` and `$team.name` find it.
+    /// (Should a column be named as another's prefix, `team` and `team.name`, the longer
+    /// path wins, whatever the order of the dictionary.)
+    private static func nested(_ row: [String: Value]) -> [String: EvaluationValue] {
+        var result: [String: EvaluationValue] = [:]
+        let longestFirst = row.sorted {
+            $0.key.count > $1.key.count || ($0.key.count == $1.key.count && $0.key < $1.key)
+        }
+        for (name, value) in longestFirst {
+            let path = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            insert(.value(value), at: path[...], into: &result)
+        }
+        return result
+    }
+
+    private static func insert(
+        _ value: EvaluationValue, at path: ArraySlice<String>,
+        into dictionary: inout [String: EvaluationValue]
+    ) {
+        guard let first = path.first else { return }
+        guard path.count > 1 else {
+            if dictionary[first] == nil { dictionary[first] = value }
+            return
+        }
+        var inner: [String: EvaluationValue] = [:]
+        if case .dictionary(let existing)? = dictionary[first] { inner = existing }
+        insert(value, at: path.dropFirst(), into: &inner)
+        dictionary[first] = .dictionary(inner)
+    }
+
+    /// Checks a key path of ``FetchRequest/propertiesToFetch`` or
+    /// ``FetchRequest/propertiesToGroupBy``: attributes and to-one relationships (through
+    /// to-one relationships) only, as Core Data.
+    /// - Throws: ``ObjectGraphError/wrongPropertyKind(entity:property:expected:)`` naming a
+    ///   to-many relationship, ``ObjectGraphError/unknownProperty(entity:property:)`` an unknown
+    ///   key.
+    private func checkFetchedKeyPath(_ key: String, from entity: EntitySchema) throws {
+        var current = entity
+        let components = key.split(separator: ".", omittingEmptySubsequences: false)
+        for (index, component) in components.enumerated() {
+            let name = String(component)
+            if name.hasPrefix("@") { return }  // a collection operator: evaluated as written
+            let position = try current.position(of: name)
+            guard case .relationship(let relationship) = current.properties[position] else {
+                if index < components.count - 1 {
+                    throw ObjectGraphError.wrongPropertyKind(
+                        entity: current.name, property: name,
+                        expected: "a to-one relationship (the key path '\(key)' goes on)")
+                }
+                return
+            }
+            if relationship.isToMany {
+                throw ObjectGraphError.wrongPropertyKind(
+                    entity: current.name, property: name,
+                    expected:
+                        "an attribute or a to-one relationship (a fetch of dictionaries "
+                        + "takes no to-many relationship, in '\(key)')")
+            }
+            guard let destination = relationship.destinationIndex else { return }
+            current = schema.entities[destination]
+        }
+    }
+
+    /// The aggregate a column computes and the expression it aggregates: an
+    /// ``FetchProperty/aggregate(_:of:as:)`` column, or an expression column calling `count:`,
+    /// `sum:`, `min:`, `max:` or `average:` (Core Data's expression description of an
+    /// aggregate); `nil` for a column of one value per row.
+    private func aggregateForm(of column: FetchProperty) throws -> (AggregateFunction, Expression)?
+    {
+        switch column {
+        case .aggregate(let function, let key, _):
+            return (function, try keyPathExpression(key))
+        case .expression(.function(let selector, let arguments), _) where arguments.count == 1:
+            let functions: [String: AggregateFunction] = [
+                "count:": .count, "sum:": .sum, "min:": .min, "max:": .max, "average:": .average,
+            ]
+            return functions[selector.lowercased()].map { ($0, arguments[0]) }
+        case .key, .expression:
+            return nil
+        }
+    }
+
     private func grouped(
-        _ objects: [ManagedObject], by keys: [String], columns: [FetchProperty]
+        _ objects: [StoredRowView], by keys: [String], columns: [FetchProperty]
     ) throws -> [[String: Value]] {
         for column in columns {
             if case .key(let key) = column, !keys.contains(key) {
@@ -69,7 +188,7 @@ extension ManagedContext {
         }
         let expressions = try keys.map { try keyPathExpression($0) }
         var order: [[Value]] = []
-        var groups: [[Value]: [ManagedObject]] = [:]
+        var groups: [[Value]: [StoredRowView]] = [:]
         for object in objects {
             let groupValues = try expressions.map { try scalar($0.evaluate(with: object)) }
             if groups[groupValues] == nil { order.append(groupValues) }
@@ -83,26 +202,28 @@ extension ManagedContext {
     }
 
     private func aggregateRow(
-        _ objects: [ManagedObject], columns: [FetchProperty], groupValues: [String: Value]
+        _ objects: [StoredRowView], columns: [FetchProperty], groupValues: [String: Value]
     ) throws -> [String: Value] {
         var row: [String: Value] = [:]
         for column in columns {
-            switch column {
-            case .key(let key):
-                row[key] = groupValues[key] ?? .null
-            case .aggregate(let function, let key, let name):
-                let expression = try keyPathExpression(key)
+            if let (function, expression) = try aggregateForm(of: column) {
                 let values = try objects.map { try scalar(expression.evaluate(with: $0)) }
-                row[name] = Self.aggregate(function, values.filter { $0 != .null })
-            case .expression(_, let name):
+                row[column.name] = Self.aggregate(function, values.filter { $0 != .null })
+            } else if let grouped = groupValues[column.name] {
+                row[column.name] = grouped
+            } else if case .key = column {
+                row[column.name] = .null
+            } else {
                 throw ObjectGraphError.unsupported(
-                    "the expression column '\(name)' cannot be used with grouping or aggregates")
+                    "the expression column '\(column.name)' cannot be used with grouping or "
+                        + "aggregates unless it is an aggregate (count:, sum:, min:, max:, "
+                        + "average:) or named in propertiesToGroupBy")
             }
         }
         return row
     }
 
-    private func value(of column: FetchProperty, for object: ManagedObject) throws -> Value {
+    private func value(of column: FetchProperty, for object: StoredRowView) throws -> Value {
         switch column {
         case .key(let key): return try scalar(keyPathExpression(key).evaluate(with: object))
         case .expression(let expression, _): return try scalar(expression.evaluate(with: object))

@@ -9,10 +9,20 @@ extension ManagedContext {
     /// not, and edited objects match by their new values.
     /// - Throws: ``ObjectGraphError`` for an unknown entity, or the predicate's
     ///   ``PredicateEvaluationError`` (an unknown key, a type error, an unbound variable).
+    ///
+    /// With ``FetchRequest/includesPropertyValues`` `false` only IDs are read and objects the
+    /// context does not hold come back as faults; with
+    /// ``FetchRequest/shouldRefreshRefetchedObjects`` objects the context held loaded take the
+    /// store's current values (their unsaved changes kept on top).
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
-        let batched =
-            request.fetchBatchSize > 0 && request.relationshipKeyPathsForPrefetching.isEmpty
-        let objects = try matchingObjects(request, result: batched ? .ids : .rows)
+        let noPrefetch = request.relationshipKeyPathsForPrefetching.isEmpty
+        let batched = request.fetchBatchSize > 0 && noPrefetch
+        let idsOnly = batched || (!request.includesPropertyValues && noPrefetch)
+        let heldLoaded = request.shouldRefreshRefetchedObjects ? loadedObjectIDs() : []
+        let objects = try matchingObjects(request, result: idsOnly ? .ids : .rows)
+        for object in objects where heldLoaded.contains(object.objectID) {
+            try refresh(object, mergeChanges: true)
+        }
         if batched {
             let faults = objects.filter { $0.state == .fault }.map(\.objectID)
             for start in stride(from: 0, to: faults.count, by: request.fetchBatchSize) {
@@ -32,6 +42,16 @@ extension ManagedContext {
         return objects.compactMap { $0 as? T }
     }
 
+    /// The IDs of the saved objects the context holds loaded (what a refreshing fetch reads
+    /// again when it returns them).
+    private func loadedObjectIDs() -> Set<ObjectID> {
+        var ids = Set<ObjectID>()
+        for object in registry.values where object.state == .loaded && !object.insertedFlag {
+            ids.insert(object.objectID)
+        }
+        return ids
+    }
+
     /// The IDs of the objects matching `request`.
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ObjectID] {
         try matchingObjects(request, result: .ids).map(\.objectID)
@@ -41,18 +61,23 @@ extension ManagedContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .ids, limits: true)
-        if !hasPendingChanges(in: query.entityIndexes, request),
-            let counted = try coordinator.count(query)
-        {
-            return counted
+        if !hasPendingChanges(in: query.entityIndexes, request) {
+            if let counted = try coordinator.count(query) { return counted }
+            // Counted over the saved rows, without making an object for each.
+            let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+            let matching = try matchingStoredRows(query, graph: graph).count
+            let afterOffset = max(0, matching - max(0, query.offset))
+            return query.limit > 0 ? min(afterOffset, query.limit) : afterOffset
         }
         return try matchingObjects(request, result: .ids).count
     }
 
     /// The objects matching `request`, in order; offset and limit applied when asked.
     ///
-    /// A store that can answers the query itself (SQL); pending changes are then laid over its
-    /// answer: pending objects are dropped from it and re-tested by their live values, inserted
+    /// The store answers the query by its saved rows: in SQL when it can, otherwise the
+    /// context evaluates it in memory over the saved rows (``matchingStoredRows(_:graph:)``), so
+    /// every store gives the same answer. Pending changes are then laid over that answer:
+    /// pending objects are dropped from it and re-tested by their live values, inserted
     /// objects added, and the whole sorted and limited in memory.
     func matchingObjects<T: ManagedObject>(
         _ request: FetchRequest<T>, applyingLimits: Bool = true, result: StoreQuery.Result = .rows
@@ -69,10 +94,7 @@ extension ManagedContext {
             query.offset = request.fetchOffset
             query.limit = request.fetchLimit
         }
-        guard let fetched = try objectsAnswered(by: query) else {
-            return try evaluateInMemory(
-                request, familyIndexes: familyIndexes, applyingLimits: applyingLimits)
-        }
+        let fetched = try objectsAnswered(by: query) ?? storeAnswerInMemory(query)
         if pending.isEmpty { return fetched }
         let pendingIDs = Set(pending.map(\.objectID))
         var matches = fetched.filter { !pendingIDs.contains($0.objectID) }
@@ -127,44 +149,33 @@ extension ManagedContext {
             && touched.values.contains { entities.contains($0.schema.index) && $0.hasUnsavedWork }
     }
 
-    /// Evaluates a fetch in memory over every row of the family (stores that leave fetching to
-    /// the context, or several stores at once).
-    private func evaluateInMemory<T: ManagedObject>(
-        _ request: FetchRequest<T>, familyIndexes: Set<Int>, applyingLimits: Bool
-    ) throws -> [ManagedObject] {
-        let rows = try coordinator.rows(ofEntities: familyIndexes)
-        var candidates: [ManagedObject] = []
+    /// The objects of the saved rows matching `query`, found in memory over every row of its
+    /// entities (stores that leave fetching to the context, or entities in several stores):
+    /// the answer a SQL store gives, decided by the saved values, whatever the objects this
+    /// context holds say (the caller lays pending changes over it).
+    private func storeAnswerInMemory(_ query: StoreQuery) throws -> [ManagedObject] {
+        let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+        let rows = Self.limit(
+            try matchingStoredRows(query, graph: graph), offset: query.offset, limit: query.limit)
+        return rows.map {
+            query.result == .ids ? materializeFault(for: $0.row) : materialize($0.row)
+        }
+    }
+
+    /// The saved rows of `query`'s entities (from every store) matching its predicate, in the
+    /// order of its sort descriptors (store order without), read through `graph`.
+    func matchingStoredRows(_ query: StoreQuery, graph: StoredRowGraph) throws
+        -> [StoredRowView]
+    {
         var seen = Set<ObjectID>()
-        for row in rows where seen.insert(row.id).inserted {
-            let object = materialize(row)
-            if request.includesPendingChanges && object.deletedFlag { continue }
-            candidates.append(object)
+        var matches: [StoredRowView] = []
+        for row in try coordinator.rows(ofEntities: query.entityIndexes)
+        where seen.insert(row.id).inserted {
+            let view = graph.view(of: row)
+            if try query.predicate?.evaluate(with: view) ?? true { matches.append(view) }
         }
-        if request.includesPendingChanges {
-            let inserted = touched.values.filter {
-                $0.isInserted && familyIndexes.contains($0.schema.index)
-            }
-            candidates += inserted.sorted { ObjectID.precedes($0.objectID, $1.objectID) }
-        }
-        var matches: [ManagedObject] = []
-        if let predicate = request.predicate {
-            for object in candidates {
-                let matched: Bool
-                if request.includesPendingChanges || !object.hasCommitted {
-                    matched = try predicate.evaluate(with: object)
-                } else {
-                    matched = try predicate.evaluate(with: CommittedObjectView(object: object))
-                }
-                if matched { matches.append(object) }
-            }
-        } else {
-            matches = candidates
-        }
-        if !request.sortDescriptors.isEmpty {
-            matches = try sorted(matches, by: request.sortDescriptors)
-        }
-        guard applyingLimits else { return matches }
-        return Self.limit(matches, offset: request.fetchOffset, limit: request.fetchLimit)
+        guard !query.sortDescriptors.isEmpty else { return matches }
+        return try sorted(matches, by: query.sortDescriptors)
     }
 
     static func limit<E>(_ items: [E], offset: Int, limit: Int) -> [E] {
@@ -182,9 +193,10 @@ extension ManagedContext {
         return try schema.requireEntity(named: name)
     }
 
-    /// Sorts objects by the descriptors (stable: ties keep their order).
-    func sorted(_ objects: [ManagedObject], by descriptors: [SortDescriptor]) throws
-        -> [ManagedObject]
+    /// Sorts objects (or anything read by key) by the descriptors (stable: ties keep their
+    /// order).
+    func sorted<Item: KeyValueReadable>(_ objects: [Item], by descriptors: [SortDescriptor])
+        throws -> [Item]
     {
         let keyPaths = try descriptors.map { descriptor in
             do {
@@ -194,7 +206,7 @@ extension ManagedContext {
                     "the sort key '\(descriptor.key)' is not a key path: \(error)")
             }
         }
-        var keyed: [(index: Int, object: ManagedObject, keys: [Value])] = []
+        var keyed: [(index: Int, object: Item, keys: [Value])] = []
         keyed.reserveCapacity(objects.count)
         for (index, object) in objects.enumerated() {
             let keys = try keyPaths.map { expression -> Value in

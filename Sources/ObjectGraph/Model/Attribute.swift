@@ -36,6 +36,10 @@ public struct Attribute: Sendable, Hashable {
     public var maxDateTimeInterval: Double?
     /// An ICU regular expression string values must match (`regularExpressionString`).
     public var regularExpression: String?
+    /// Further rules the value must satisfy, each with its warning text (Core Data's
+    /// `validationPredicates` and `validationWarnings`). Set in code: Xcode's model files do not
+    /// carry them, so they are neither read nor written.
+    public var validationPredicates: [ValidationPredicate]
     /// Whether large values may live outside the store (`allowsExternalBinaryDataStorage`).
     public var allowsExternalBinaryDataStorage: Bool
     /// Whether the value is derived from ``derivationExpression`` (`derived="YES"`).
@@ -85,6 +89,7 @@ public struct Attribute: Sendable, Hashable {
         minDateTimeInterval = nil
         maxDateTimeInterval = nil
         regularExpression = nil
+        validationPredicates = []
         allowsExternalBinaryDataStorage = false
         isDerived = false
         derivationExpression = nil

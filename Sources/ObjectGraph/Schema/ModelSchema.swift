@@ -110,8 +110,11 @@ final class EntitySchema: Sendable {
     let attributeTypes: [AttributeType?]
     /// The default value of every attribute (read and converted once), by position.
     let defaultValues: [(position: Int, value: Value)]
-    /// The positions whose values have static validation rules (required, ranges, lengths,
-    /// patterns, counts); the others need no check at save.
+    /// Per position: whether the model gives the property validation rules (required, ranges,
+    /// lengths, patterns, predicates, counts).
+    let hasValidationRules: [Bool]
+    /// The positions of the properties with validation rules (transient ones too: Core Data
+    /// validates them); the others need no check of the model's rules at save.
     let validatedPositions: [Int]
 
     var name: String { entity.name }
@@ -167,20 +170,15 @@ final class EntitySchema: Sendable {
                 (try? attribute.coerce(attribute.defaultValue, entity: entity.name)) ?? .null
             return (position, value)
         }
-        validatedPositions = properties.indices.filter { position in
-            switch properties[position] {
-            case .attribute(let attribute):
-                guard !attribute.isTransient else { return false }
-                return !attribute.isOptional || attribute.minValueString != nil
-                    || attribute.maxValueString != nil || attribute.regularExpression != nil
-                    || attribute.minDateTimeInterval != nil || attribute.maxDateTimeInterval != nil
+        let hasRules = properties.map { property in
+            switch property {
+            case .attribute(let attribute): return attribute.hasValidationRules
             case .relationship(let relationship):
-                let rule = relationship.relationship
-                guard !rule.isTransient else { return false }
-                return !rule.isOptional
-                    || (rule.isToMany && (rule.minCount > 0 || rule.maxCount > 0))
+                return relationship.relationship.hasValidationRules
             }
         }
+        hasValidationRules = hasRules
+        validatedPositions = properties.indices.filter { hasRules[$0] }
         positionByName = positions
         self.attributePositions = attributePositions
         self.relationshipPositions = relationshipPositions

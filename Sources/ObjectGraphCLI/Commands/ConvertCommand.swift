@@ -90,11 +90,14 @@ struct ConvertCommand: Command {
             }
             sourceType = named
         } else {
-            guard FileManager.default.fileExists(atPath: source) else {
-                io.writeError("error: \(source): no such file\n")
+            let detected: StoreType?
+            do {
+                detected = try StoreFileKind.checkedSource(source)
+            } catch {
+                io.writeError("error: \(error)\n")
                 return ExitStatus.usage
             }
-            guard let found = StoreType(detectingFileAt: URL(fileURLWithPath: source)) else {
+            guard let found = detected else {
                 return usageError(
                     "cannot tell the type of \(source); pass --from sqlite|xml|binary", io: io)
             }

@@ -10,7 +10,10 @@ struct DumpCommand: Command {
           {"entity": "...", "id": "<URI>", "attributes": {...}, "relationships": {"name": ["<URI>", ...]}}
         Values follow 'objectgraph predicate --jsonl': null, numbers, strings, booleans,
         {"$date": <seconds since 1970>}, {"$data": "<base64>"}, {"$uuid": "..."}.
-        The store is opened read-only: it is never modified.
+        The store is opened read-only: neither it nor any file beside it (-wal, -shm) is
+        created or changed, and rows still in its -wal are read, even in a folder without
+        write permission. A path that is not a regular file (a FIFO, device or folder) is
+        refused before it is opened.
 
         USAGE: objectgraph dump --model MODEL STORE [--entity NAME]
 

@@ -9,7 +9,7 @@ struct QueryCommand: Command {
     static let help = """
         OVERVIEW: Print the objects of a store that match a predicate, as 'dump' prints them,
         or with --sql the SQL and bound arguments a SQLite store runs for it. The store is
-        opened read-only.
+        opened read-only, as 'dump' opens it: nothing in its folder changes.
 
         USAGE: objectgraph query --model MODEL --entity NAME [--sort KEY[:desc]]... [--limit N]
                                  [--sql] STORE ['PREDICATE']

@@ -186,7 +186,7 @@ struct ObjectStateTests {
         #expect(!ann.isInserted && ann.isFault && context.insertedObjects.isEmpty)
     }
 
-    @Test("transient attributes are never saved or listed as changes")
+    @Test("transient attributes are never saved, but are changes (as in Core Data)")
     func transientNotSaved() throws {
         var entity = Entity("Memo", attributes: [Attribute("text", type: .string)])
         entity.attributes.append(Attribute("scratch", type: .string, isTransient: true))
@@ -196,7 +196,8 @@ struct ObjectStateTests {
         try context.save()
         try memo.set("temp", for: "scratch")
         #expect(memo["scratch"] as String? == "temp")
-        #expect(!memo.changedKeys.contains("scratch"))
+        #expect(memo.changedKeys.contains("scratch"))
+        #expect(!memo.hasPersistentChangedValues)
         try memo.set("kept2", for: "text")
         try context.save()
         let other = GraphTestModels.peer(of: context)

@@ -25,8 +25,11 @@ struct UndoRedoTests {
 
     @Test("attribute values: each set undoes to the previous value and redoes")
     func attributes() throws {
+        // Each change its own event (so its own undo step, as in Core Data).
         let ann = try make("Owner", "ann")
+        context.processPendingChanges()
         try ann.set("anna", for: "name")
+        context.processPendingChanges()
         try ann.set("annie", for: "name")
         context.undo()
         #expect(ann["name"] as String? == "anna")
@@ -188,7 +191,9 @@ struct UndoRedoTests {
         try ann.setObject(rex, for: "pet")
         try context.save()
         try bob.add(cup, to: "items")
+        context.processPendingChanges()
         try red.add(bob, to: "owners")
+        context.processPendingChanges()
         try rex.setObject(bob, for: "owner")
         context.undo()
         #expect(try toOneName(rex, "owner") == "ann")
@@ -219,6 +224,7 @@ struct UndoRedoTests {
         let d = try make("Step", "d")
         try context.save()
         try ann.setObjects([steps[2], steps[0], steps[1]], for: "steps")
+        context.processPendingChanges()
         try ann.add(d, to: "steps", at: 1)
         #expect(names(try ann.objects(for: "steps")) == ["c", "d", "a", "b"])
         context.undo()
@@ -293,7 +299,10 @@ struct UndoRedoTests {
         try context.save()
         undoManager.removeAllActions()
         undoManager.levelsOfUndo = 2
-        for name in ["a", "b", "c", "d"] { try ann.set(name, for: "name") }
+        for name in ["a", "b", "c", "d"] {
+            try ann.set(name, for: "name")
+            context.processPendingChanges()
+        }
         context.undo()
         context.undo()
         #expect(ann["name"] as String? == "b")
@@ -323,6 +332,7 @@ struct UndoRedoTests {
     @Test("removeAllActions forgets undo and redo")
     func removeAll() throws {
         let ann = try make("Owner", "ann")
+        context.processPendingChanges()
         try ann.set("b", for: "name")
         context.undo()
         #expect(undoManager.canUndo && undoManager.canRedo)
@@ -422,6 +432,7 @@ struct UndoRedoTests {
         let ann = try make("Owner", "ann")
         let cup = try make("Item", "cup")
         try ann.add(cup, to: "items")
+        context.processPendingChanges()
         context.delete(cup)
         try context.save()
         #expect(context.registeredObject(for: cup.objectID) == nil)
@@ -487,6 +498,7 @@ struct UndoRedoTests {
     @Test("a new change clears the redo stack")
     func newChangeClearsRedo() throws {
         let ann = try make("Owner", "ann")
+        context.processPendingChanges()
         try ann.set("b", for: "name")
         context.undo()
         #expect(undoManager.canRedo)
@@ -499,7 +511,10 @@ struct UndoRedoTests {
     @Test("redo is not cleared by redoing, and undo/redo can alternate")
     func alternate() throws {
         let ann = try make("Owner", "ann")
-        for name in ["b", "c"] { try ann.set(name, for: "name") }
+        for name in ["b", "c"] {
+            context.processPendingChanges()
+            try ann.set(name, for: "name")
+        }
         context.undo()
         context.undo()
         context.redo()

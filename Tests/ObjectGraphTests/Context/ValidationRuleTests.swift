@@ -9,24 +9,29 @@ struct HookRejection: Error, CustomStringConvertible {
     var description: String { reason }
 }
 
-/// An entity class with every user validation hook.
+/// An entity class with every user validation hook, each keeping the model's rules (`super`).
 final class CheckedObject: ManagedObject {
-    override func validateValue(_ value: Value, forKey key: String) throws {
+    override func validateValue(_ value: inout Value, forKey key: String) throws {
+        try super.validateValue(&value, forKey: key)
         if key == "name", value == "bad" { throw HookRejection(reason: "bad name") }
         if key == "partner", case .objectID = value, self["name"] as String? == "single" {
             throw HookRejection(reason: "no partner allowed")
         }
     }
     override func validateObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        try super.validateObjects(objects, forKey: key)
         if key == "items", objects.count > 2 { throw HookRejection(reason: "too many items") }
     }
     override func validateForInsert() throws {
+        try super.validateForInsert()
         if self["size"] as Int? == -1 { throw HookRejection(reason: "insert refused") }
     }
     override func validateForUpdate() throws {
+        try super.validateForUpdate()
         if self["size"] as Int? == -2 { throw HookRejection(reason: "update refused") }
     }
     override func validateForDelete() throws {
+        try super.validateForDelete()
         if self["name"] as String? == "keep" { throw HookRejection(reason: "delete refused") }
     }
 }

@@ -9,6 +9,19 @@ struct FetchRequestTests {
     /// Dee(35, none) and the player Eve(22, Blue, #7).
     static func league() throws -> ManagedContext {
         let context = try TestModels.context()
+        let blue = try insertTeamsAndPeople(in: context)
+        let eve = try context.insert("Player")
+        try eve.set("Eve", for: "name")
+        try eve.set(22, for: "age")
+        try eve.set(7, for: "number")
+        try eve.setObject(blue, for: "team")
+        try context.save()
+        return context
+    }
+
+    /// Inserts (unsaved) teams Red and Blue and people Ann(30, Red), bob(25, Red), Cy(40, Blue)
+    /// and Dee(35, none); returns Blue.
+    static func insertTeamsAndPeople(in context: ManagedContext) throws -> ManagedObject {
         let red = try context.insert("Team")
         try red.set("Red", for: "name")
         let blue = try context.insert("Team")
@@ -22,13 +35,7 @@ struct FetchRequestTests {
             try person.set(age, for: "age")
             try person.setObject(team, for: "team")
         }
-        let eve = try context.insert("Player")
-        try eve.set("Eve", for: "name")
-        try eve.set(22, for: "age")
-        try eve.set(7, for: "number")
-        try eve.setObject(blue, for: "team")
-        try context.save()
-        return context
+        return blue
     }
 
     func names(_ objects: [ManagedObject]) -> [String] {

@@ -18,6 +18,9 @@ extension EntityModel {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ModelError(.unreadable, "no such file or folder", file: path)
         }
+        if let reason = PathKind.refusal(ofPath: path, accepting: [.regularFile, .directory]) {
+            throw ModelError(.unreadable, reason, file: path)
+        }
         guard isDirectory.boolValue else {
             if let version {
                 throw ModelError(
@@ -66,6 +69,9 @@ extension EntityModel {
     /// Reads one `contents` file.
     init(contentsOfFile url: URL) throws {
         let path = url.path
+        if let reason = PathKind.refusal(ofPath: path) {
+            throw ModelError(.unreadable, reason, file: path)
+        }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = attributes?[.size] as? Int, size > Self.maximumFileSize {
             throw ModelError(

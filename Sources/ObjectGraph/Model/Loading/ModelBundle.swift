@@ -144,6 +144,9 @@ public struct ModelBundle: Sendable {
     ) throws -> String? {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         let location = SourceLocation(file: file.path, line: 1, column: 1)
+        if let reason = PathKind.refusal(ofPath: file.path) {
+            throw ModelError(.unreadable, ".xccurrentversion: \(reason)", location: location)
+        }
         guard let data = try? Data(contentsOf: file) else {
             throw ModelError(.unreadable, "cannot read .xccurrentversion", location: location)
         }

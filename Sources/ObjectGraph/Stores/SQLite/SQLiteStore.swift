@@ -84,7 +84,9 @@ final class SQLiteStore: PersistentStore {
         schemaIndexByNumber = byNumber
         do {
             database = try Database(
-                url: url, mode: options.isReadOnly ? .readOnly : .readWriteCreate,
+                // Read-only: nothing beside the file may change (no -wal or -shm created, a
+                // stale -shm not rewritten), and every row of a -wal is still read.
+                url: url, mode: options.isReadOnly ? .readOnlyUntouched : .readWriteCreate,
                 options: Database.Options(busyTimeout: 10))
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
