@@ -51,7 +51,7 @@ struct ObjectRegistryTests {
             Set(registry.values.map(ObjectIdentifier.init))
                 == Set(model.values.map(ObjectIdentifier.init)))
         for (known, object) in model { #expect(registry[known] === object) }
-        registry.removeAll()
+        _ = registry.removeAll()
         #expect(registry.isEmpty && registry.values.isEmpty)
         #expect(
             registry[
