@@ -6,8 +6,13 @@ extension ManagedContext {
     /// save changes nothing in the stores and the context keeps its changes (and its undo
     /// history), so they can be fixed or undone.
     ///
-    /// - Throws: ``SaveError`` — validation problems, optimistic-locking conflicts, or a store
-    ///   failure (with the stores that did save, when several stores take part).
+    /// Conflicts are resolved by ``mergePolicy``: uniqueness collisions of inserts before
+    /// validation, optimistic-locking conflicts when a store reports them (nothing is written
+    /// by an attempt that conflicts; the save is tried again once they are merged).
+    ///
+    /// - Throws: ``SaveError`` — validation problems, uniqueness or optimistic-locking
+    ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
+    ///   save, when several stores take part).
     public func save() throws {
         processPendingChanges()
         forgetInsertedAndDeleted()
@@ -17,6 +22,12 @@ extension ManagedContext {
         let before = changeCount
         for object in batch.objects { object.willSave() }
         if changeCount != before {
+            batch = SaveBatch(touched.values, count: touched.count)
+        }
+        if schema.hasUniquenessConstraints,
+            try resolveConstraintCollisions(batch.objects, inserted: batch.inserted)
+        {
+            forgetInsertedAndDeleted()
             batch = SaveBatch(touched.values, count: touched.count)
         }
         let problems = validationProblems(batch.objects)
@@ -44,7 +55,7 @@ extension ManagedContext {
         }
         let transientOnly = batch.transientOnly
         batch = SaveBatch()
-        let outcome = try coordinator.save(changes)
+        let outcome = try saveResolvingConflicts(&changes)
         let saved = outcome.saved
         if let failure = outcome.failure {
             for part in saved { commit(part, everything: false) }

@@ -1,6 +1,42 @@
 /// Uniqueness constraints, checked across the context's objects and the stores' rows.
 extension ManagedContext {
+    /// An object holding the values of a uniqueness constraint that other objects hold too.
+    struct ConstraintCollision {
+        /// The entity declaring the constraint.
+        let declaring: EntitySchema
+        /// The constraint's properties.
+        let properties: [String]
+        /// The values they share.
+        let key: [Value]
+        /// The object checked.
+        let object: ManagedObject
+        /// The other holders: stored objects, or objects of this context.
+        let others: [ObjectID]
+
+        /// The public record of the collision.
+        var conflict: ConstraintConflict {
+            ConstraintConflict(
+                entity: declaring.name, properties: properties, values: key,
+                objectID: object.objectID, conflictingIDs: others)
+        }
+    }
+
     func uniquenessProblems(_ objects: [ManagedObject]) -> [ValidationError.Problem] {
+        constraintCollisions(objects).map { collision in
+            let values = collision.key.map(\.description).joined(separator: ", ")
+            return ValidationError.Problem(
+                objectID: collision.object.objectID, entity: collision.object.schema.name,
+                property: collision.properties.joined(separator: ","), rule: .notUnique,
+                value: collision.key.count == 1 ? collision.key[0] : .null,
+                message: "(\(values)) for the uniqueness constraint "
+                    + "(\(collision.properties.joined(separator: ", "))) is also held by "
+                    + collision.others.map(\.description).joined(separator: ", "))
+        }
+    }
+
+    /// The uniqueness collisions of `objects` (live ones: not deleted), constraint by
+    /// constraint, each object's in the order of `objects`.
+    func constraintCollisions(_ objects: [ManagedObject]) -> [ConstraintCollision] {
         var checks: [(declaring: EntitySchema, properties: [String])] = []
         for object in objects {
             var entity: EntitySchema? = object.schema
@@ -14,16 +50,17 @@ extension ManagedContext {
                 entity = current.parentIndex.map { schema.entities[$0] }
             }
         }
-        var problems: [ValidationError.Problem] = []
+        var collisions: [ConstraintCollision] = []
         for (declaring, properties) in checks {
-            problems += problemsFor(declaring: declaring, properties: properties, changed: objects)
+            collisions += collisionsFor(
+                declaring: declaring, properties: properties, changed: objects)
         }
-        return problems
+        return collisions
     }
 
-    private func problemsFor(
+    private func collisionsFor(
         declaring: EntitySchema, properties: [String], changed: [ManagedObject]
-    ) -> [ValidationError.Problem] {
+    ) -> [ConstraintCollision] {
         let family = schema.family(of: declaring)
         let familyIndexes = Set(family.map(\.index))
         var holders: [[Value]: [ObjectID]] = [:]
@@ -51,22 +88,17 @@ extension ManagedContext {
                 }
             }
         }
-        var problems: [ValidationError.Problem] = []
+        var collisions: [ConstraintCollision] = []
         for object in changed where familyIndexes.contains(object.schema.index) {
             guard let key = constraintKey(object, properties),
                 let others = holders[key]?.filter({ $0 != object.objectID }), !others.isEmpty
             else { continue }
-            let values = key.map(\.description).joined(separator: ", ")
-            problems.append(
-                ValidationError.Problem(
-                    objectID: object.objectID, entity: object.schema.name,
-                    property: properties.joined(separator: ","), rule: .notUnique,
-                    value: key.count == 1 ? key[0] : .null,
-                    message: "(\(values)) for the uniqueness constraint "
-                        + "(\(properties.joined(separator: ", "))) is also held by "
-                        + others.map(\.description).joined(separator: ", ")))
+            collisions.append(
+                ConstraintCollision(
+                    declaring: declaring, properties: properties, key: key, object: object,
+                    others: others))
         }
-        return problems
+        return collisions
     }
 
     /// The IDs of stored objects holding `key`, asked of the store as a query; `nil` when the

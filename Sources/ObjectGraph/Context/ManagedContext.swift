@@ -31,6 +31,14 @@ public final class ManagedContext {
     }
     /// A name for debugging and notifications.
     public var name: String?
+    /// How a save resolves conflicts with what others saved since this context read its
+    /// objects, and inserts colliding with stored unique values. ``MergePolicy/error`` (the
+    /// default, as in Core Data) throws one error listing them all and writes nothing.
+    ///
+    /// ```swift
+    /// background.mergePolicy = .mergeByPropertyObjectTrump   // upsert on unique "email"
+    /// ```
+    public var mergePolicy: MergePolicy = .error
     /// Whether the context keeps every registered object alive (Core Data's
     /// `retainsRegisteredObjects`). `false` by default: the context keeps only the objects with
     /// unsaved changes (inserted, changed or deleted); an object fetched or saved that nothing

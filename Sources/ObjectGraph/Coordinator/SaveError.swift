@@ -4,8 +4,12 @@
 public enum SaveError: Error, Sendable, CustomStringConvertible {
     /// Objects failed validation; every problem is listed.
     case validation(ValidationError)
-    /// Rows were changed by someone else since they were read (optimistic locking).
+    /// Rows were changed by someone else since they were read (optimistic locking): every
+    /// conflict, each with its changed properties' values (read, wanted, now stored).
     case conflicts([SaveConflict])
+    /// Inserted objects hold uniquely constrained values that other objects hold (under
+    /// ``MergePolicy/error``; the trump policies merge them instead).
+    case constraintConflicts([ConstraintConflict])
     /// Some stores saved and one failed: `saved` lists the stores whose changes are written.
     case partial(saved: [StoreDescription], failed: StoreDescription, error: String)
     /// A store refused the save before anything was written (it is read-only); the error names
@@ -18,6 +22,9 @@ public enum SaveError: Error, Sendable, CustomStringConvertible {
         case .validation(let error): return error.description
         case .conflicts(let conflicts):
             return "the save conflicts with changes made elsewhere:\n"
+                + conflicts.map { "  \($0)" }.joined(separator: "\n")
+        case .constraintConflicts(let conflicts):
+            return "the save breaks uniqueness constraints:\n"
                 + conflicts.map { "  \($0)" }.joined(separator: "\n")
         case .partial(let saved, let failed, let error):
             let names = saved.map(\.identifier).joined(separator: ", ")

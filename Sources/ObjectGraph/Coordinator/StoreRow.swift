@@ -69,11 +69,19 @@ public struct SaveConflict: Sendable, Hashable, CustomStringConvertible {
     public var expectedVersion: Int64
     /// The version the store has now (0 when the row was deleted).
     public var storeVersion: Int64
+    /// Each changed property: the value read, the value wanted and the value now held by the
+    /// other side (filled in by the context reporting the conflict).
+    public var properties: [PropertyConflict] = []
+    /// The side that saved the other values.
+    public var source: ConflictSource = .store
 
     /// `x-coredata://…: read at version 1, store has version 2`.
     public var description: String {
-        storeVersion == 0
+        let head =
+            storeVersion == 0
             ? "\(objectID): deleted by someone else since it was read at version \(expectedVersion)"
             : "\(objectID): read at version \(expectedVersion), store has version \(storeVersion)"
+        return properties.isEmpty
+            ? head : head + " (" + properties.map(\.description).joined(separator: "; ") + ")"
     }
 }

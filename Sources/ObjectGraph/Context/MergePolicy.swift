@@ -1,0 +1,45 @@
+/// How a save resolves conflicts (Core Data's merge policies): an object changed here that
+/// someone else saved since this context read it (optimistic locking), and an inserted object
+/// whose uniquely constrained values another object holds already.
+///
+/// ```swift
+/// context.mergePolicy = .mergeByPropertyObjectTrump
+/// try person.set("Ada", for: "name")
+/// try context.save()   // another context's change to "age" is kept; "name" is Ada
+/// ```
+public enum MergePolicy: Sendable, Hashable, CustomStringConvertible {
+    /// The default: a save with a conflict throws one ``SaveError`` listing every conflict
+    /// (``SaveError/conflicts(_:)`` or ``SaveError/constraintConflicts(_:)``) and writes nothing.
+    case error
+    /// Merged property by property: this context's changes win; properties it did not change
+    /// take the values saved by the other side. An insert that collides with a stored object's
+    /// unique values becomes an update of that object, with the insert's values.
+    case mergeByPropertyObjectTrump
+    /// Merged property by property: the values saved by the other side win; this context's
+    /// changes to properties the other side did not change are kept. An insert that collides
+    /// with a stored object's unique values becomes an update of that object, whose stored
+    /// values win (the insert fills only what it holds empty).
+    case mergeByPropertyStoreTrump
+    /// This context's whole object is written over what the other side saved (its unchanged
+    /// properties too).
+    case overwrite
+    /// This context's changes to the conflicting objects are discarded; they take the values
+    /// the other side saved. The rest of the save proceeds.
+    case rollback
+
+    /// The Core Data name (`NSErrorMergePolicy`, …).
+    public var description: String {
+        switch self {
+        case .error: return "NSErrorMergePolicy"
+        case .mergeByPropertyObjectTrump: return "NSMergeByPropertyObjectTrumpMergePolicy"
+        case .mergeByPropertyStoreTrump: return "NSMergeByPropertyStoreTrumpMergePolicy"
+        case .overwrite: return "NSOverwriteMergePolicy"
+        case .rollback: return "NSRollbackMergePolicy"
+        }
+    }
+
+    /// Whether uniqueness collisions of inserts merge into the existing object.
+    var mergesConstraints: Bool {
+        self == .mergeByPropertyObjectTrump || self == .mergeByPropertyStoreTrump
+    }
+}
