@@ -160,8 +160,8 @@ struct ContextBasicsTests {
         do {
             try context.save()
             Issue.record("expected a uniqueness error")
-        } catch SaveError.validation(let error) {
-            #expect(error.problems.map(\.rule) == [.notUnique])
+        } catch SaveError.constraintConflicts(let conflicts) {
+            #expect(conflicts.map(\.properties) == [["email"]])
         }
     }
 }

@@ -70,6 +70,20 @@ struct ValidationRuleTests {
         return []
     }
 
+    /// The uniqueness collisions of a save that must fail with them (the default merge policy).
+    private func collisions() -> [ConstraintConflict] {
+        do {
+            try context.save()
+        } catch SaveError.constraintConflicts(let conflicts) {
+            return conflicts
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return []
+        }
+        Issue.record("the save was expected to fail with constraint conflicts")
+        return []
+    }
+
     /// The one problem of a failed save, as (property, rule).
     private func soleProblem() -> (String?, ValidationError.Problem.Rule?) {
         let found = problems()
@@ -239,11 +253,11 @@ struct ValidationRuleTests {
         let b = try context.insert("Account")
         try a.set("x@y", for: "email")
         try b.set("x@y", for: "email")
-        let found = problems()
-        #expect(found.map(\.rule) == [.notUnique, .notUnique])
+        let found = collisions()
+        #expect(found.count == 2)
         #expect(Set(found.map(\.objectID)) == [a.objectID, b.objectID])
-        #expect(found.first?.property == "email")
-        #expect(found.first?.value == .string("x@y"))
+        #expect(found.first?.properties == ["email"])
+        #expect(found.first?.values == [.string("x@y")])
         try b.set("z@y", for: "email")
         try context.save()
     }
@@ -259,9 +273,9 @@ struct ValidationRuleTests {
         do {
             try other.save()
             Issue.record("expected a uniqueness problem")
-        } catch SaveError.validation(let error) {
-            #expect(error.problems.map(\.rule) == [.notUnique])
-            #expect(error.problems.first?.message.contains(a.objectID.description) == true)
+        } catch SaveError.constraintConflicts(let conflicts) {
+            #expect(conflicts.map(\.conflictingIDs) == [[a.objectID]])
+            #expect("\(SaveError.constraintConflicts(conflicts))".contains(a.objectID.description))
         }
         let aThere = try other.existingObject(with: a.objectID)
         other.delete(aThere)
@@ -294,10 +308,10 @@ struct ValidationRuleTests {
         let d = try context.insert("Account")
         try d.set("eu", for: "region")
         try d.set(2, for: "number")
-        let found = problems()
-        #expect(found.map(\.rule) == [.notUnique])
+        let found = collisions()
+        #expect(found.count == 1)
         #expect(found.first?.objectID == d.objectID)
-        #expect(found.first?.property == "region,number")
+        #expect(found.first?.properties == ["region", "number"])
     }
 
     @Test("constraints are inherited: a subentity conflicts with its parent's objects")
@@ -307,12 +321,13 @@ struct ValidationRuleTests {
         try context.save()
         let admin = try context.insert("Admin")
         try admin.set("x@y", for: "email")
-        let found = problems()
-        #expect(found.map(\.entity) == ["Admin"])
+        let found = collisions()
+        #expect(found.map(\.objectID.entityName) == ["Admin"])
+        #expect(found.map(\.entity) == ["Account"])
         try admin.set("admin@y", for: "email")
         let other = try context.insert("Admin")
         try other.set("admin@y", for: "email")
-        #expect(problems().count == 2)
+        #expect(collisions().count == 2)
     }
 
     @Test("two objects swapping unique values in one save do not conflict")

@@ -228,11 +228,10 @@ struct SQLiteStoreTests {
         do {
             try second.save()
             Issue.record("expected a uniqueness problem")
-        } catch SaveError.validation(let error) {
-            let problem = try #require(error.problems.first)
-            #expect(problem.rule == .notUnique)
-            #expect(problem.value == "ann@x")
-            #expect(problem.message.contains(ann.objectID.description))
+        } catch SaveError.constraintConflicts(let conflicts) {
+            let conflict = try #require(conflicts.first)
+            #expect(conflict.values == ["ann@x"])
+            #expect(conflict.conflictingIDs == [ann.objectID])
         }
         try copy.set("ann2@x", for: "email")
         try second.save()
