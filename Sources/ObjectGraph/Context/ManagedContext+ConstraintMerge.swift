@@ -10,7 +10,9 @@ extension ManagedContext {
     ///
     /// - Throws: ``SaveError/constraintConflicts(_:)`` with every collision under the other
     ///   policies, or when an updated object collides (only inserts merge).
-    func resolveConstraintCollisions(_ objects: [ManagedObject], inserted: ArraySlice<ManagedObject>)
+    func resolveConstraintCollisions(
+        _ objects: [ManagedObject], inserted: ArraySlice<ManagedObject>
+    )
         throws -> Bool
     {
         let collisions = constraintCollisions(objects.filter { !$0.deletedFlag })

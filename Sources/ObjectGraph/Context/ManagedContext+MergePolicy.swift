@@ -66,7 +66,8 @@ extension ManagedContext {
     private static func conflictValue(_ slot: Slot) -> Value? {
         switch slot {
         case .value(let value): return value
-        case .toOne, .toOneFault, .toOneFaultID: return slot.toOneTarget.map(Value.objectID) ?? .null
+        case .toOne, .toOneFault, .toOneFaultID:
+            return slot.toOneTarget.map(Value.objectID) ?? .null
         case .toMany, .toManyFault: return nil
         }
     }

@@ -24,15 +24,16 @@ extension ManagedContext {
         if changeCount != before {
             batch = SaveBatch(touched.values, count: touched.count)
         }
+        let problems = validationProblems(batch.objects)
+        guard problems.isEmpty else {
+            throw SaveError.validation(ValidationError(problems: problems))
+        }
+        // Then uniqueness, as in Core Data: collisions are merged or thrown by the policy.
         if schema.hasUniquenessConstraints,
             try resolveConstraintCollisions(batch.objects, inserted: batch.inserted)
         {
             forgetInsertedAndDeleted()
             batch = SaveBatch(touched.values, count: touched.count)
-        }
-        let problems = validationProblems(batch.objects)
-        guard problems.isEmpty else {
-            throw SaveError.validation(ValidationError(problems: problems))
         }
         try assignPermanentIDs(batch.inserted)
         if !observers.isEmpty {

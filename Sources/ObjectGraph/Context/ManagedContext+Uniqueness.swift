@@ -21,19 +21,6 @@ extension ManagedContext {
         }
     }
 
-    func uniquenessProblems(_ objects: [ManagedObject]) -> [ValidationError.Problem] {
-        constraintCollisions(objects).map { collision in
-            let values = collision.key.map(\.description).joined(separator: ", ")
-            return ValidationError.Problem(
-                objectID: collision.object.objectID, entity: collision.object.schema.name,
-                property: collision.properties.joined(separator: ","), rule: .notUnique,
-                value: collision.key.count == 1 ? collision.key[0] : .null,
-                message: "(\(values)) for the uniqueness constraint "
-                    + "(\(collision.properties.joined(separator: ", "))) is also held by "
-                    + collision.others.map(\.description).joined(separator: ", "))
-        }
-    }
-
     /// The uniqueness collisions of `objects` (live ones: not deleted), constraint by
     /// constraint, each object's in the order of `objects`.
     func constraintCollisions(_ objects: [ManagedObject]) -> [ConstraintCollision] {

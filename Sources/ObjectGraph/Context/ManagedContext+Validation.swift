@@ -2,8 +2,8 @@ import Foundation
 
 /// Validation at save: every object's own validation method — ``ManagedObject/validateForInsert()``,
 /// ``ManagedObject/validateForUpdate()`` or ``ManagedObject/validateForDelete()``, overridden or
-/// not (the defaults check the model's rules, see ManagedObject+Validation.swift) — and the
-/// uniqueness constraints across objects.
+/// not (the defaults check the model's rules, see ManagedObject+Validation.swift). Uniqueness
+/// constraints are checked after it, by the merge policy (ManagedContext+ConstraintMerge.swift).
 extension ManagedContext {
     /// Every problem of `objects` (the objects a save writes), sorted by object.
     func validationProblems(_ objects: [ManagedObject]) -> [ValidationError.Problem] {
@@ -22,9 +22,6 @@ extension ManagedContext {
             } catch {
                 problems += object.validationProblems(of: error, key: nil)
             }
-        }
-        if schema.hasUniquenessConstraints {
-            problems += uniquenessProblems(objects.filter { !$0.deletedFlag })
         }
         if problems.count < 2 { return problems }
         return problems.sorted { ObjectID.precedes($0.objectID, $1.objectID) }

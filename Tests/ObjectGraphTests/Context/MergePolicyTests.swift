@@ -21,7 +21,14 @@ struct MergePolicyTests {
                 Attribute("age", type: .integer64), Attribute("city", type: .string),
             ]
             person.uniquenessConstraints = [["email"]]
-            return EntityModel(entities: [person])
+            person.relationships = [Relationship("team", destination: "Team", inverse: "members")]
+            var team = Entity("Team")
+            team.attributes = [Attribute("name", type: .string)]
+            team.relationships = [
+                Relationship("members", destination: "Person", toMany: true, inverse: "team")
+            ]
+            team.uniquenessConstraints = [["name"]]
+            return EntityModel(entities: [person, team])
         }
 
         init(_ type: StoreType) throws {
@@ -104,7 +111,8 @@ struct MergePolicyTests {
         }
     }
 
-    @Test("error: one error lists every conflict with read, wanted and stored values",
+    @Test(
+        "error: one error lists every conflict with read, wanted and stored values",
         arguments: types)
     func errorPolicy(type: StoreType) throws {
         let fixture = try Fixture(type)
@@ -143,7 +151,8 @@ struct MergePolicyTests {
         #expect(fixture.mine.hasChanges)
     }
 
-    @Test("error: a save where one object conflicts writes none of its objects",
+    @Test(
+        "error: a save where one object conflicts writes none of its objects",
         arguments: types)
     func atomic(type: StoreType) throws {
         let fixture = try Fixture(type)
@@ -158,7 +167,35 @@ struct MergePolicyTests {
         #expect(try fixture.storedAnn() == ["Anna", "31", "Oslo"])
     }
 
-    @Test("a deletion in conflict: trump policies delete, rollback keeps the stored object",
+    @Test(
+        "object trump: an object deleted elsewhere fails the save, which writes nothing",
+        arguments: types)
+    func atomicWhenGone(type: StoreType) throws {
+        let fixture = try Fixture(type)
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        fixture.mine.mergePolicy = .mergeByPropertyObjectTrump
+        _ = try fixture.conflict()
+        let bob = try fixture.person(fixture.mine, "bob@x")
+        fixture.theirs.delete(try fixture.person(fixture.theirs, "bob@x"))
+        try fixture.theirs.save()
+        try bob.set(77, for: "age")
+        let new = try fixture.mine.insert("Person")
+        try new.set("cy@x", for: "email")
+        do {
+            try fixture.mine.save()
+            Issue.record("expected a conflict on \(type)")
+        } catch SaveError.conflicts(let conflicts) {
+            let gone = try #require(conflicts.first { $0.objectID == bob.objectID })
+            #expect(gone.storeVersion == 0)
+            #expect(gone.properties.first?.other == nil)
+        }
+        #expect(try fixture.stored("cy@x").isEmpty)
+        #expect(try fixture.storedAnn() == ["Anna", "31", "Oslo"])
+        #expect(fixture.mine.hasChanges)
+    }
+
+    @Test(
+        "a deletion in conflict: trump policies delete, rollback keeps the stored object",
         arguments: types)
     func deletion(type: StoreType) throws {
         for policy in [MergePolicy.mergeByPropertyObjectTrump, .rollback] {
@@ -189,7 +226,8 @@ struct MergePolicyTests {
         return person
     }
 
-    @Test("upsert: an insert colliding with a stored unique email updates that object",
+    @Test(
+        "upsert: an insert colliding with a stored unique email updates that object",
         arguments: types)
     func upsert(type: StoreType) throws {
         let expected: [(MergePolicy, [String?])] = [
@@ -212,7 +250,8 @@ struct MergePolicyTests {
         }
     }
 
-    @Test("upsert: inserts colliding with each other in one save become one object",
+    @Test(
+        "upsert: inserts colliding with each other in one save become one object",
         arguments: types)
     func upsertAmongInserts(type: StoreType) throws {
         let expected: [(MergePolicy, String)] = [
@@ -240,7 +279,8 @@ struct MergePolicyTests {
         }
     }
 
-    @Test("error: a unique email held already throws a constraint conflict naming both",
+    @Test(
+        "error: a unique email held already throws a constraint conflict naming both",
         arguments: types)
     func constraintError(type: StoreType) throws {
         let fixture = try Fixture(type)
@@ -260,5 +300,45 @@ struct MergePolicyTests {
         }
         #expect(try fixture.stored("ann@x").count == 1)
         #expect(try fixture.storedAnn() == ["Ann", "30", "Oslo"])
+    }
+
+    @Test(
+        "upsert with relationships: the insert's members join the stored object; its to-one wins under object trump only",
+        arguments: types)
+    func upsertRelationships(type: StoreType) throws {
+        for policy in [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump] {
+            let fixture = try Fixture(type)
+            defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+            let red = try fixture.theirs.insert("Team")
+            try red.set("Red", for: "name")
+            try fixture.person(fixture.theirs, "ann@x").setObject(red, for: "team")
+            try fixture.theirs.save()
+            fixture.mine.mergePolicy = policy
+            // A new Red team (colliding) with a new member; Ann (colliding) moved to Blue.
+            let newRed = try fixture.mine.insert("Team")
+            try newRed.set("Red", for: "name")
+            let cy = try Self.insert(fixture.mine, "cy@x", name: "Cy", age: nil, city: nil)
+            try cy.setObject(newRed, for: "team")
+            let blue = try fixture.mine.insert("Team")
+            try blue.set("Blue", for: "name")
+            let newAnn = try Self.insert(fixture.mine, "ann@x", name: nil, age: nil, city: nil)
+            try newAnn.setObject(blue, for: "team")
+            try fixture.mine.save()
+            let reader = ManagedContext(coordinator: fixture.coordinator)
+            let teams = try reader.fetch(
+                FetchRequest(
+                    entityName: "Team", predicate: try Predicate(format: "name == %@", "Red")))
+            #expect(teams.map(\.objectID) == [red.objectID], "\(policy) on \(type)")
+            let members = try teams.first?.objects(for: "members") ?? []
+            let names = Set(members.compactMap { $0["name"] as String? })
+            let annTeam = try fixture.person(reader, "ann@x").object(for: "team")
+            if policy == .mergeByPropertyObjectTrump {
+                #expect(names == ["Cy"], "\(type)")
+                #expect(annTeam?["name"] as String? == "Blue", "\(type)")
+            } else {
+                #expect(names == ["Ann", "Cy"], "\(type)")
+                #expect(annTeam?["name"] as String? == "Red", "\(type)")
+            }
+        }
     }
 }
