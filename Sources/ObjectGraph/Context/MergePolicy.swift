@@ -2,6 +2,12 @@
 /// someone else saved since this context read it (optimistic locking), and an inserted object
 /// whose uniquely constrained values another object holds already.
 ///
+/// An object this context deleted is deleted under every policy but ``rollback`` (which keeps
+/// the stored object, with the stored values). An object this context changed that the other
+/// side deleted fails the save under every policy but ``rollback`` (which lets go of it); so
+/// does a save still conflicting after 16 attempts while others keep saving the same objects.
+/// A conflicting attempt writes nothing, so no policy leaves half a save in the store.
+///
 /// ```swift
 /// context.mergePolicy = .mergeByPropertyObjectTrump
 /// try person.set("Ada", for: "name")
