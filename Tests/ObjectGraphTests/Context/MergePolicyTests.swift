@@ -31,13 +31,21 @@ struct MergePolicyTests {
             return EntityModel(entities: [person, team])
         }
 
-        init(_ type: StoreType) throws {
+        /// `separately`: the other context has a coordinator of its own on the same file (as
+        /// another process would).
+        init(_ type: StoreType, separately: Bool = false) throws {
             folder = try TestSupport.makeTemporaryFolder()
             coordinator = StoreCoordinator(model: Self.model())
             let file = folder.appendingPathComponent("People.\(type.rawValue.lowercased())")
             try coordinator.addStore(type: type, at: type == .inMemory ? nil : file)
             mine = ManagedContext(coordinator: coordinator)
-            theirs = ManagedContext(coordinator: coordinator)
+            if separately {
+                let other = StoreCoordinator(model: Self.model())
+                try other.addStore(type: type, at: file)
+                theirs = ManagedContext(coordinator: other)
+            } else {
+                theirs = ManagedContext(coordinator: coordinator)
+            }
             let seed = ManagedContext(coordinator: coordinator)
             for (email, name) in [("ann@x", "Ann"), ("bob@x", "Bob")] {
                 let person = try seed.insert("Person")
@@ -340,5 +348,39 @@ struct MergePolicyTests {
                 #expect(annTeam?["name"] as String? == "Red", "\(type)")
             }
         }
+    }
+
+    @Test("a conflict with another coordinator on the same SQLite file merges the same way")
+    func otherCoordinator() throws {
+        for (policy, values) in [
+            (MergePolicy.mergeByPropertyObjectTrump, ["Anna", "40", "Rome"]),
+            (.mergeByPropertyStoreTrump, ["Anna", "31", "Rome"]),
+        ] {
+            let fixture = try Fixture(.sqlite, separately: true)
+            defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+            _ = try fixture.conflict()
+            fixture.mine.mergePolicy = policy
+            try fixture.mine.save()
+            #expect(try fixture.storedAnn() == values, "\(policy)")
+        }
+    }
+
+    @Test(
+        "rollback: an object changed here and deleted elsewhere is let go; the rest saves",
+        arguments: types)
+    func rollbackGone(type: StoreType) throws {
+        let fixture = try Fixture(type)
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        fixture.mine.mergePolicy = .rollback
+        let bob = try fixture.person(fixture.mine, "bob@x")
+        fixture.theirs.delete(try fixture.person(fixture.theirs, "bob@x"))
+        try fixture.theirs.save()
+        try bob.set(77, for: "age")
+        try fixture.person(fixture.mine, "ann@x").set("Rome", for: "city")
+        try fixture.mine.save()
+        #expect(bob.context == nil)
+        #expect(try fixture.stored("bob@x").isEmpty)
+        #expect(try fixture.storedAnn() == ["Ann", "30", "Rome"])
+        #expect(!fixture.mine.hasChanges)
     }
 }
