@@ -20,6 +20,7 @@ public enum CommandLineTool {
             KeychainCommand.self,
             ConvertCommand.self,
             StressSaveCommand.self,
+            IncrementCommand.self,
         ]
     }
 

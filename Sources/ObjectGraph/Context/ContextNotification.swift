@@ -58,7 +58,11 @@ public struct ContextNotification: Sendable, Hashable {
         case objectsDidChange
         /// A save is about to write (`changes` lists what it will write).
         case willSave
-        /// A save wrote (`changes` lists the permanent IDs written).
+        /// A save wrote (`changes` lists the permanent IDs inserted, updated and deleted).
+        /// The notification is `Sendable`: pass it (or its ``ContextNotification/changes``)
+        /// to another context's ``ManagedContext/mergeChanges(fromContextDidSave:)``, or to
+        /// ``ManagedContext/mergeChanges(fromRemoteContextSave:into:)`` for contexts of
+        /// another coordinator; ``SavedObjectURIs`` carries its IDs as URIs to another process.
         case didSave
     }
 

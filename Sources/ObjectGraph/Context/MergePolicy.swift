@@ -25,6 +25,26 @@ public enum MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// changes to properties the other side did not change are kept. An insert that collides
     /// with a stored object's unique values becomes an update of that object, whose stored
     /// values win (the insert fills only what it holds empty).
+    ///
+    /// A change computed from the value read (a counter's increment) is then dropped when the
+    /// other side saved the property meanwhile, and the save writes nothing for the object:
+    /// its did-save notification does not list it as updated. To lose no increment, apply it
+    /// again to the store's value (which the object holds now) until a save writes it — the
+    /// pattern for several contexts or processes on one store file:
+    ///
+    /// ```swift
+    /// context.mergePolicy = .mergeByPropertyStoreTrump
+    /// var written = false
+    /// let observation = context.observe { note in
+    ///     if note.kind == .didSave { written = note.changes.updated.contains(counter.objectID) }
+    /// }
+    /// repeat {
+    ///     written = false
+    ///     let value = counter["value"] as Int64? ?? 0
+    ///     try counter.set(value + 1, for: "value")
+    ///     try context.save()
+    /// } while !written
+    /// ```
     case mergeByPropertyStoreTrump
     /// This context's whole object is written over what the other side saved (its unchanged
     /// properties too).

@@ -52,11 +52,23 @@ public struct StoreOptions: Sendable, Hashable {
     public var isReadOnly: Bool
     /// Create the file if it does not exist.
     public var createIfMissing: Bool
+    /// How long, in seconds, a SQLite store waits for another connection (another
+    /// coordinator, another process) that holds the file's write lock before a read or save
+    /// fails (SQLite's busy timeout); 10 seconds unless set. Writing stores open their file in
+    /// WAL journal mode, so readers never wait for a writer and writers wait for each other
+    /// only while one commits. Ignored by the other store types.
+    ///
+    /// ```swift
+    /// try coordinator.addStore(
+    ///     type: .sqlite, at: url, options: StoreOptions(busyTimeout: 30))
+    /// ```
+    public var busyTimeout: Double
 
     /// Creates options.
-    public init(isReadOnly: Bool = false, createIfMissing: Bool = true) {
+    public init(isReadOnly: Bool = false, createIfMissing: Bool = true, busyTimeout: Double = 10) {
         self.isReadOnly = isReadOnly
         self.createIfMissing = createIfMissing
+        self.busyTimeout = busyTimeout
     }
 }
 
