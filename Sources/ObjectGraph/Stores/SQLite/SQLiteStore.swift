@@ -95,17 +95,17 @@ final class SQLiteStore: PersistentStore {
         do {
             try SQLFunctions.register(on: database)
             if try database.tableExists("Z_METADATA") {
-                metadata = try Self.readMetadata(database, path: path)
-                let check = metadata.compatibility(with: schema.model)
-                guard check.isCompatible else {
-                    throw StoreError.incompatibleModel(path: path, compatibility: check)
-                }
+                metadata = try Self.readCompatibleMetadata(database, schema: schema, path: path)
             } else {
                 guard !options.isReadOnly else {
                     throw StoreError.corruptMetadata(path: path, reason: "no Z_METADATA table")
                 }
-                metadata = StoreMetadata(model: schema.model)
-                try Self.createSchema(database, layout: layout, metadata: metadata, path: path)
+                let created = StoreMetadata(model: schema.model)
+                // `false`: another connection (another process) created it meanwhile.
+                metadata =
+                    try Self.createSchema(database, layout: layout, metadata: created, path: path)
+                    ? created
+                    : try Self.readCompatibleMetadata(database, schema: schema, path: path)
             }
             if !options.isReadOnly { _ = try? database.setJournalMode(.wal) }
         } catch let error as StoreError {
@@ -144,6 +144,20 @@ final class SQLiteStore: PersistentStore {
 
     // MARK: - Schema and metadata
 
+    /// The file's metadata, checked against the model.
+    /// - Throws: ``StoreError/incompatibleModel(path:compatibility:)`` when the model cannot
+    ///   open the file.
+    static func readCompatibleMetadata(_ database: Database, schema: ModelSchema, path: String)
+        throws -> StoreMetadata
+    {
+        let metadata = try readMetadata(database, path: path)
+        let check = metadata.compatibility(with: schema.model)
+        guard check.isCompatible else {
+            throw StoreError.incompatibleModel(path: path, compatibility: check)
+        }
+        return metadata
+    }
+
     static func readMetadata(_ database: Database, path: String) throws -> StoreMetadata {
         guard
             let row = try database.fetchOne(
@@ -163,11 +177,15 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
+    /// Creates the tables and metadata in an empty file, in one transaction; returns `false`
+    /// (and changes nothing) when another connection, another process say, created them
+    /// since this one looked.
     static func createSchema(
         _ database: Database, layout: StoreLayout, metadata: StoreMetadata, path: String
-    ) throws {
+    ) throws -> Bool {
         try database.execute(sql: "PRAGMA auto_vacuum = 2")
-        try database.inTransaction(.immediate) { db in
+        return try database.inTransaction(.immediate) { db in
+            guard try !db.tableExists("Z_METADATA") else { return false }
             for statement in layout.createStatements(includingModelCache: false) {
                 try db.execute(sql: statement)
             }
@@ -186,6 +204,7 @@ final class SQLiteStore: PersistentStore {
             try db.execute(
                 sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                 arguments: [metadata.storeUUID, plist])
+            return true
         }
     }
 
