@@ -6,22 +6,11 @@ import Testing
     import Glibc
 #endif
 
-/// The built `objectgraph` executable beside this test runner (or in `.build/debug`).
-private let convertTool: URL? = {
-    let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    return [
-        runner.deletingLastPathComponent().appendingPathComponent("objectgraph"),
-        root.appendingPathComponent(".build/debug/objectgraph"),
-    ].first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
-
 /// `objectgraph convert` killed (SIGKILL) while it writes the destination: the destination is
 /// absent or complete at every moment, a rerun completes, and no temporary file stays behind.
 @Suite(
     "Killing convert", .serialized,
-    .enabled(if: convertTool != nil, "the objectgraph executable is not built"))
+    .enabled(if: objectgraphTool != nil, "the objectgraph executable is not built"))
 struct ConvertKillTests {
     /// Books in the source store (and authors of 100 of them each).
     static let books = 20_000
@@ -145,7 +134,7 @@ struct ConvertKillTests {
     }
 
     static func killTest(_ type: StoreType, file: String) throws {
-        let tool = try #require(convertTool)
+        let tool = try #require(objectgraphTool)
         let files = try ValidateDescribeFiles()
         defer { files.remove() }
         let (source, model) = try makeSource(in: files)

@@ -2,23 +2,12 @@ import Foundation
 import ObjectGraph
 import Testing
 
-/// The built `objectgraph` executable beside this test runner (or in `.build/debug`).
-private let incrementTool: URL? = {
-    let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    return [
-        runner.deletingLastPathComponent().appendingPathComponent("objectgraph"),
-        root.appendingPathComponent(".build/debug/objectgraph"),
-    ].first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
-
 /// Several processes, each with its own coordinator on one SQLite file, incrementing one
 /// counter (`objectgraph _increment`): no update is lost under a store-trump policy with a
 /// retry, conflicts are reported under the error policy, and no SQLITE_BUSY escapes.
 @Suite(
     "Processes sharing a SQLite file", .serialized,
-    .enabled(if: incrementTool != nil, "the objectgraph executable is not built"))
+    .enabled(if: objectgraphTool != nil, "the objectgraph executable is not built"))
 struct IncrementProcessesTests {
     /// Processes started together.
     static let processes = 4
@@ -60,7 +49,7 @@ struct IncrementProcessesTests {
     static func run(policy: String, files: ValidateDescribeFiles) throws -> (
         reports: [Report], value: Int64?
     ) {
-        let tool = try #require(incrementTool)
+        let tool = try #require(objectgraphTool)
         let (model, store) = try makeStore(in: files)
         let gate = files.folder.appendingPathComponent("go")
         var running: [(Process, Pipe, Pipe)] = []

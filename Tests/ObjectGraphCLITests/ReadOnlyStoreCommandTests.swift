@@ -4,17 +4,6 @@ import ObjectGraphCLI
 import SQLiteDatabase
 import Testing
 
-/// The `objectgraph` executable built next to the test bundle, if there is one.
-private let builtTool: URL? = {
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    return [
-        exe.deletingLastPathComponent().appendingPathComponent("objectgraph"),
-        root.appendingPathComponent(".build/debug/objectgraph"),
-    ].first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
-
 /// A folder's files by name: bytes and modification date.
 private struct FolderState: Equatable {
     var files: [String: [Data?]] = [:]
@@ -141,12 +130,12 @@ struct ReadOnlyStoreCommandTests {
 
     @Test(
         "a process that really cannot write the folder reads every -wal row",
-        .enabled(if: builtTool != nil, "the objectgraph executable is not built"),
+        .enabled(if: objectgraphTool != nil, "the objectgraph executable is not built"),
         .enabled(
             if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "running as root without setpriv to drop the permission override"))
     func readOnlyFolderForReal() throws {
-        let tool = try #require(builtTool)
+        let tool = try #require(objectgraphTool)
         let folder = try Self.folder()
         defer {
             chmod(folder.path, 0o755)

@@ -46,6 +46,18 @@ struct RemoteMergeTests {
             return try #require(note)
         }
 
+        /// Ann, Bob and Red loaded in the viewer (Red's members too), and Ann's email changed
+        /// there, unsaved.
+        func loadViewer() throws -> (ann: ManagedObject, bob: ManagedObject, red: ManagedObject) {
+            let ann = try one(viewer, "Person", "Ann")
+            let bob = try one(viewer, "Person", "Bob")
+            let red = try one(viewer, "Team", "Red")
+            #expect(try red.objects(for: "members").count == 2)
+            try ann.set("ann@example.com", for: "email")
+            viewer.processPendingChanges()
+            return (ann, bob, red)
+        }
+
         /// The objects-did-change notifications `context` posts while `body` runs.
         func changes(of context: ManagedContext, _ body: () throws -> Void) rethrows
             -> [ContextChange]
@@ -92,12 +104,7 @@ struct RemoteMergeTests {
     func mergesIDs() throws {
         let fixture = try Fixture()
         defer { TestSupport.removeTemporaryFolder(fixture.folder) }
-        let ann = try fixture.one(fixture.viewer, "Person", "Ann")
-        let bob = try fixture.one(fixture.viewer, "Person", "Bob")
-        let red = try fixture.one(fixture.viewer, "Team", "Red")
-        #expect(try red.objects(for: "members").count == 2)
-        try ann.set("ann@example.com", for: "email")
-        fixture.viewer.processPendingChanges()
+        let (ann, bob, red) = try fixture.loadViewer()
         let note = try fixture.saveRemotely()
         #expect(ann["age"] as Int? == 30)
         let posted = try fixture.changes(of: fixture.viewer) {
@@ -112,12 +119,7 @@ struct RemoteMergeTests {
     func mergesURIs() throws {
         let fixture = try Fixture()
         defer { TestSupport.removeTemporaryFolder(fixture.folder) }
-        let ann = try fixture.one(fixture.viewer, "Person", "Ann")
-        let bob = try fixture.one(fixture.viewer, "Person", "Bob")
-        let red = try fixture.one(fixture.viewer, "Team", "Red")
-        #expect(try red.objects(for: "members").count == 2)
-        try ann.set("ann@example.com", for: "email")
-        fixture.viewer.processPendingChanges()
+        let (ann, bob, red) = try fixture.loadViewer()
         let secondBob = try fixture.one(fixture.second, "Person", "Bob")
         let note = try fixture.saveRemotely()
         let sent = try JSONEncoder().encode(try #require(SavedObjectURIs(note)))
