@@ -9,6 +9,7 @@ extension ManagedContext {
     /// - Throws: ``SaveError`` — validation problems, optimistic-locking conflicts, or a store
     ///   failure (with the stores that did save, when several stores take part).
     public func save() throws {
+        rowCache.removeAll()
         processPendingChanges()
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)

@@ -56,6 +56,9 @@ public final class ManagedContext {
     @exclusivity(unchecked) var registry = ObjectRegistry()
     /// What the context's objects hold to reach it (see ``ContextLink``).
     let link = ContextLink()
+    /// The committed values of unchanged objects the context let go, for fetches that read
+    /// their rows again (see ``RowCache``).
+    let rowCache: RowCache
     /// Objects with a change since the last save (inserted, deleted or edited).
     @exclusivity(unchecked) var touched = ChangedObjects()
     var classes: ManagedObjectClasses
@@ -76,6 +79,7 @@ public final class ManagedContext {
     ) {
         self.coordinator = coordinator
         schema = coordinator.schema
+        rowCache = RowCache(widest: coordinator.schema.entities.map(\.slotCount).max() ?? 0)
         self.classes = classes
         self.undoManager = undoManager
         link.context = self
@@ -244,10 +248,18 @@ public final class ManagedContext {
     }
 
     /// Called by `object`'s `deinit`: it leaves the identity map (unless another object took
-    /// its place) and its fault batch.
-    func objectWillGo(_ object: ManagedObject) {
-        registry.remove(object.objectID, ifItIs: Unmanaged.passUnretained(object).toOpaque())
+    /// its place) and its fault batch, and an object loaded without unsaved changes leaves its
+    /// values in the ``rowCache``. Returns whether it did (its slots are empty then).
+    func objectWillGo(_ object: ManagedObject) -> Bool {
+        let address = Unmanaged.passUnretained(object).toOpaque()
+        let wasRegistered = registry.remove(object.objectID, ifItIs: address)
         if !faultBatches.isEmpty { faultBatches[object.objectID] = nil }
+        guard wasRegistered, object.hasCommittedValuesOnly, object.version > 0 else { return false }
+        object.unresolveForCache()
+        let slots = object.slots
+        rowCache.keep(
+            id: object.objectID, version: object.version, run: slots.start, width: slots.count)
+        return true
     }
 
     /// Lets go of the objects the identity map retained (``retainsRegisteredObjects``) that
@@ -276,6 +288,7 @@ public final class ManagedContext {
             object.context = nil
         }
         _ = registry.removeAll()  // let go here, outside the map
+        rowCache.removeAll()
         untouchAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()

@@ -43,7 +43,8 @@ struct RowRegistrar: RowSink {
     }
 
     /// Takes a row as the store reads it: its values go straight into a run of the context's
-    /// slot blocks, unless the context holds its object loaded (then they are not read).
+    /// slot blocks, unless the context holds its object loaded (then they are not read), or
+    /// its ``RowCache`` holds them at this version (then they are moved from there, not read).
     mutating func take(
         id: ObjectID, entityIndex: Int, version: Int64, width: Int, group: Int?,
         values: (inout SlotRunWriter) throws -> Void
@@ -51,7 +52,14 @@ struct RowRegistrar: RowSink {
         var row = DecodedRow(id: id, entityIndex: entityIndex, version: version)
         row.registration = registration(of: id)
         if !row.registration.isLoaded {
-            row.storage = try context.link.arena.fillRun(width: width, values)
+            let cache = context.rowCache
+            if let entry = cache.entry(for: id, version: version, width: width) {
+                row.storage = context.link.arena.fillRun(width: width) { run in
+                    cache.moveOut(entry, into: &run)
+                }
+            } else {
+                row.storage = try context.link.arena.fillRun(width: width, values)
+            }
         }
         try take(row, group: group)
     }
