@@ -58,7 +58,7 @@ public final class ManagedContext {
     let link = ContextLink()
     /// The committed values of unchanged objects the context let go, for fetches that read
     /// their rows again (see ``RowCache``).
-    let rowCache: RowCache
+    let rowCache = RowCache()
     /// Objects with a change since the last save (inserted, deleted or edited).
     @exclusivity(unchecked) var touched = ChangedObjects()
     var classes: ManagedObjectClasses
@@ -79,7 +79,6 @@ public final class ManagedContext {
     ) {
         self.coordinator = coordinator
         schema = coordinator.schema
-        rowCache = RowCache(widest: coordinator.schema.entities.map(\.slotCount).max() ?? 0)
         self.classes = classes
         self.undoManager = undoManager
         link.context = self
@@ -249,16 +248,19 @@ public final class ManagedContext {
 
     /// Called by `object`'s `deinit`: it leaves the identity map (unless another object took
     /// its place) and its fault batch, and an object loaded without unsaved changes leaves its
-    /// values in the ``rowCache``. Returns whether it did (its slots are empty then).
+    /// run of slots to the ``rowCache``. Returns whether it did (the run is the cache's then).
     func objectWillGo(_ object: ManagedObject) -> Bool {
         let address = Unmanaged.passUnretained(object).toOpaque()
         let wasRegistered = registry.remove(object.objectID, ifItIs: address)
         if !faultBatches.isEmpty { faultBatches[object.objectID] = nil }
-        guard wasRegistered, object.hasCommittedValuesOnly, object.version > 0 else { return false }
+        guard wasRegistered, object.hasCommittedValuesOnly,
+            rowCache.accepts(id: object.objectID, version: object.version)
+        else { return false }
         object.unresolveForCache()
-        let slots = object.slots
         rowCache.keep(
-            id: object.objectID, version: object.version, run: slots.start, width: slots.count)
+            id: object.objectID, version: object.version,
+            run: SlotRange(block: object.slotBlock, offset: object.slotOffset),
+            width: object.schema.slotCount)
         return true
     }
 

@@ -284,11 +284,17 @@ struct ObjectRegistry {
 
     private var mask: Int { buckets.count - 1 }
 
+    /// Whether `entry`'s object has `id` (read without retaining the object: every entry's
+    /// object is alive).
+    private static func isRegistered(_ entry: Entry, as id: ObjectID) -> Bool {
+        entry._withUnsafeGuaranteedRef { $0.objectID == id }
+    }
+
     private func find(_ id: ObjectID, hash: UInt64) -> Int? {
         guard hashedCount > 0 else { return nil }
         var index = Int(truncatingIfNeeded: hash) & mask
         while let entry = buckets[index].entry {
-            if buckets[index].hash == hash, entry.takeUnretainedValue().objectID == id {
+            if buckets[index].hash == hash, Self.isRegistered(entry, as: id) {
                 return index
             }
             index = (index + 1) & mask
@@ -313,10 +319,10 @@ struct ObjectRegistry {
             rehash(size: max(16, buckets.count * 2))
         }
         var index = Int(truncatingIfNeeded: hash) & mask
-        while let existing = buckets[index].object {
-            if buckets[index].hash == hash, existing.objectID == object.objectID {
+        while let entry = buckets[index].entry {
+            if buckets[index].hash == hash, Self.isRegistered(entry, as: object.objectID) {
                 buckets[index].entry = .passUnretained(object)
-                return existing
+                return entry.takeUnretainedValue()
             }
             index = (index + 1) & mask
         }

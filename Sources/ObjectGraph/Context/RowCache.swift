@@ -5,8 +5,9 @@
 /// The context does not keep its unchanged objects alive (``ManagedContext/retainsRegisteredObjects``
 /// is false by default), so a query repeated on objects the caller dropped made every object
 /// again: decoding each value (strings copied out of SQLite) cost as much as the query itself.
-/// An object without unsaved changes that goes away leaves its slots here, moved (no copy), and
-/// a row read later takes them back, moved again, when its ID, row version and width match.
+/// An object without unsaved changes that goes away leaves its run of slots here as it is, and
+/// a row read later takes the run over for its new object when its ID, row version and width
+/// match: no value is decoded, copied or moved.
 ///
 /// What the cache holds is what a fetch would decode: relationships are unresolved (to-one as
 /// the target's ID, to-many not read), transient properties empty; it holds no object, so it
@@ -14,12 +15,15 @@
 /// with every write of its values (optimistic locking), rows without a version (0) are not
 /// cached, and the context empties the cache on save, merge and reset.
 ///
-/// Direct-mapped: an entry per hash of the key, a newer object replacing an older one; at
-/// most ``capacity`` objects, a few hundred kilobytes at most.
+/// Direct-mapped (an entry per hash of the key, a newer run replacing an older one), at most
+/// ``capacity`` runs, in at most ``maxBlocks`` ``SlotBlock``s (a run from one more block
+/// empties the cache first): the cache keeps at most that many blocks alive that would
+/// otherwise be freed.
 final class RowCache {
-    /// What one entry holds besides its slots.
+    /// One cached run and what it holds.
     private struct Entry {
-        /// The ID space of the cached object (`nil`: the entry is empty).
+        /// The run (`nil`: the entry is empty).
+        var run: SlotRange?
         var space: ObjectIDSpace?
         var key: Int64 = 0
         var version: Int64 = 0
@@ -27,91 +31,96 @@ final class RowCache {
     }
 
     @exclusivity(unchecked) private var entries: [Entry] = []
-    /// `capacity * stride` slots, `stride` per entry (empty slots hold ``Value/null``).
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Slot>?
-    /// The slots an entry has room for: the widest entity's.
-    private let stride: Int
+    /// How many entries hold a run.
+    @exclusivity(unchecked) private(set) var count = 0
+    /// How many runs fetches took from the cache (rows not decoded).
+    @exclusivity(unchecked) private(set) var hits = 0
+    /// The blocks of the cached runs, with how many runs each holds (at most ``maxBlocks``).
+    @exclusivity(unchecked) private var blocks: [(block: ObjectIdentifier, runs: Int)] = []
+
     /// How many entries there are (a power of two).
-    let capacity: Int
+    static let capacity = 1024
+    /// How many blocks the cached runs may be in: a run from one more empties the cache first.
+    static let maxBlocks = 8
 
-    /// How many slots the cache holds at most, over all entries (24 bytes each).
-    private static let slotBudget = 8192
-
-    /// A cache for entities of at most `widest` properties.
-    init(widest: Int) {
-        stride = max(1, widest)
-        var capacity = 64
-        while capacity < 1024, capacity * 2 * stride <= Self.slotBudget { capacity *= 2 }
-        self.capacity = capacity
-    }
-
-    deinit {
-        guard let storage else { return }
-        storage.deinitialize(count: capacity * stride)
-        storage.deallocate()
-    }
+    init() {}
 
     /// The entry of `key` (objects of different entities with the same key share it).
     private func index(_ key: Int64) -> Int {
         var value = UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15
         value ^= value >> 29
-        return Int(truncatingIfNeeded: value) & (capacity - 1)
+        return Int(truncatingIfNeeded: value) & (Self.capacity - 1)
     }
 
-    /// Keeps the slots of `run` (`width` of them), the committed values of the object with `id`
-    /// read at `version`, moving them out of the run and leaving empty values behind. The slots
-    /// must hold no object (see ``ManagedObject/unresolveForCache()``).
-    func keep(id: ObjectID, version: Int64, run: UnsafeMutablePointer<Slot>, width: Int) {
-        guard version > 0, width <= stride, case .permanent(let key) = id.key else { return }
-        let storage = storage ?? makeStorage()
-        let index = index(key)
-        let slots = storage + index * stride
-        for position in 0..<width {
-            slots[position] = (run + position).move()
-            (run + position).initialize(to: .value(.null))
+    /// Whether ``keep(id:version:run:width:)`` would keep a run of the object with `id` read at
+    /// `version`.
+    func accepts(id: ObjectID, version: Int64) -> Bool {
+        guard version > 0, case .permanent = id.key else { return false }
+        return true
+    }
+
+    /// Keeps `run` (`width` slots), holding the committed values of the object with `id` read
+    /// at `version`, for ``take(id:version:width:)``; the caller no longer uses it. The slots
+    /// must hold no object (see ``ManagedObject/unresolveForCache()``), and `id` must be
+    /// accepted (``accepts(id:version:)``).
+    func keep(id: ObjectID, version: Int64, run: SlotRange, width: Int) {
+        guard case .permanent(let key) = id.key else { return }
+        let block = ObjectIdentifier(run.block)
+        if let known = blocks.firstIndex(where: { $0.block == block }) {
+            blocks[known].runs += 1
+        } else {
+            if blocks.count == Self.maxBlocks { removeAll() }
+            blocks.append((block, 1))
         }
-        entries[index] = Entry(space: id.space, key: key, version: version, width: width)
+        if entries.isEmpty { entries = Array(repeating: Entry(), count: Self.capacity) }
+        let index = index(key)
+        if let evicted = entries[index].run {
+            empty(index)
+            forget(evicted)
+        } else {
+            count += 1
+        }
+        entries[index] = Entry(run: run, space: id.space, key: key, version: version, width: width)
     }
 
-    /// The entry holding the values of the object with `id` at `version` (`width` slots), if
-    /// any: take them with ``moveOut(_:into:)``.
-    func entry(for id: ObjectID, version: Int64, width: Int) -> Int? {
-        guard storage != nil, case .permanent(let key) = id.key else { return nil }
+    /// The cached run of the object with `id` at `version` (`width` slots), taken out of the
+    /// cache; `nil` when the cache holds none.
+    func take(id: ObjectID, version: Int64, width: Int) -> SlotRange? {
+        guard count > 0, case .permanent(let key) = id.key else { return nil }
         let index = index(key)
         let entry = entries[index]
-        guard let space = entry.space, entry.key == key, entry.version == version,
-            entry.width == width, space === id.space || space.matches(id.space)
+        guard let run = entry.run, let space = entry.space, entry.key == key,
+            entry.version == version, entry.width == width,
+            space === id.space || space.matches(id.space)
         else { return nil }
-        return index
-    }
-
-    /// Moves the slots of the entry at `index` (found by ``entry(for:version:width:)``) into
-    /// `writer`, emptying the entry.
-    func moveOut(_ index: Int, into writer: inout SlotRunWriter) {
-        guard let storage else { return }
-        let slots = storage + index * stride
-        for position in 0..<entries[index].width {
-            writer.append(slot: (slots + position).move())
-            (slots + position).initialize(to: .value(.null))
-        }
         entries[index] = Entry()
+        count -= 1
+        hits += 1
+        forget(run)
+        return run
     }
 
     /// Empties every entry.
     func removeAll() {
-        guard let storage else { return }
-        for index in entries.indices where entries[index].space != nil {
-            let slots = storage + index * stride
-            for position in 0..<entries[index].width { slots[position] = .value(.null) }
-            entries[index] = Entry()
-        }
+        guard count > 0 else { return }
+        for index in entries.indices where entries[index].run != nil { empty(index) }
+        count = 0
+        blocks.removeAll(keepingCapacity: true)
     }
 
-    private func makeStorage() -> UnsafeMutablePointer<Slot> {
-        let made = UnsafeMutablePointer<Slot>.allocate(capacity: capacity * stride)
-        made.initialize(repeating: .value(.null), count: capacity * stride)
-        entries = Array(repeating: Entry(), count: capacity)
-        storage = made
-        return made
+    /// Counts `run` out of its block's runs.
+    private func forget(_ run: SlotRange) {
+        let block = ObjectIdentifier(run.block)
+        guard let known = blocks.firstIndex(where: { $0.block == block }) else { return }
+        blocks[known].runs -= 1
+        if blocks[known].runs == 0 { blocks.remove(at: known) }
+    }
+
+    /// Lets go of the run of the entry at `index`: its slots emptied (the block may live on).
+    private func empty(_ index: Int) {
+        guard let run = entries[index].run else { return }
+        let slots = run.start
+        for position in 0..<entries[index].width { slots[position] = .value(.null) }
+        entries[index] = Entry()
     }
 }

@@ -44,7 +44,7 @@ struct RowRegistrar: RowSink {
 
     /// Takes a row as the store reads it: its values go straight into a run of the context's
     /// slot blocks, unless the context holds its object loaded (then they are not read), or
-    /// its ``RowCache`` holds them at this version (then they are moved from there, not read).
+    /// its ``RowCache`` holds them at this version (then its run is taken over, not read).
     mutating func take(
         id: ObjectID, entityIndex: Int, version: Int64, width: Int, group: Int?,
         values: (inout SlotRunWriter) throws -> Void
@@ -52,11 +52,8 @@ struct RowRegistrar: RowSink {
         var row = DecodedRow(id: id, entityIndex: entityIndex, version: version)
         row.registration = registration(of: id)
         if !row.registration.isLoaded {
-            let cache = context.rowCache
-            if let entry = cache.entry(for: id, version: version, width: width) {
-                row.storage = context.link.arena.fillRun(width: width) { run in
-                    cache.moveOut(entry, into: &run)
-                }
+            if let run = context.rowCache.take(id: id, version: version, width: width) {
+                row.storage = run
             } else {
                 row.storage = try context.link.arena.fillRun(width: width, values)
             }
