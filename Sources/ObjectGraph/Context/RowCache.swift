@@ -15,10 +15,10 @@
 /// with every write of its values (optimistic locking), rows without a version (0) are not
 /// cached, and the context empties the cache on save, merge and reset.
 ///
-/// Direct-mapped (an entry per hash of the key, a newer run replacing an older one), at most
-/// ``capacity`` runs, in at most ``maxBlocks`` ``SlotBlock``s (a run from one more block
-/// empties the cache first): the cache keeps at most that many blocks alive that would
-/// otherwise be freed.
+/// Two places per key (the entry of its hash, or the one next to it; a newer run replacing an
+/// older one when both are taken), at most ``capacity`` runs, in at most ``maxBlocks``
+/// ``SlotBlock``s (a run from one more block empties the cache first): the cache keeps at most
+/// that many blocks alive that would otherwise be freed.
 final class RowCache {
     /// One cached run and what it holds.
     private struct Entry {
@@ -73,7 +73,9 @@ final class RowCache {
             blocks.append((block, 1))
         }
         if entries.isEmpty { entries = Array(repeating: Entry(), count: Self.capacity) }
-        let index = index(key)
+        // Two places per key: its entry, else the one next to it when that is free.
+        var index = index(key)
+        if entries[index].run != nil, entries[index ^ 1].run == nil { index ^= 1 }
         if let evicted = entries[index].run {
             empty(index)
             forget(evicted)
@@ -87,17 +89,29 @@ final class RowCache {
     /// cache; `nil` when the cache holds none.
     func take(id: ObjectID, version: Int64, width: Int) -> SlotRange? {
         guard count > 0, case .permanent(let key) = id.key else { return nil }
-        let index = index(key)
-        let entry = entries[index]
-        guard let run = entry.run, let space = entry.space, entry.key == key,
-            entry.version == version, entry.width == width,
-            space === id.space || space.matches(id.space)
-        else { return nil }
-        entries[index] = Entry()
+        var index = index(key)
+        if !holds(index, id.space, key, version: version, width: width) {
+            index ^= 1
+            guard holds(index, id.space, key, version: version, width: width) else { return nil }
+        }
+        // Swapped out: the entry is not copied (no retain, no release).
+        var taken = Entry()
+        swap(&taken, &entries[index])
         count -= 1
         hits += 1
+        guard let run = taken.run else { return nil }
         forget(run)
         return run
+    }
+
+    /// Whether the entry at `index` holds the run of `space` and `key` at `version`, `width`
+    /// slots wide (compared in place: the entry is not copied).
+    private func holds(
+        _ index: Int, _ space: ObjectIDSpace, _ key: Int64, version: Int64, width: Int
+    ) -> Bool {
+        entries[index].run != nil && entries[index].key == key
+            && entries[index].version == version && entries[index].width == width
+            && (entries[index].space === space || entries[index].space?.matches(space) == true)
     }
 
     /// Empties every entry.

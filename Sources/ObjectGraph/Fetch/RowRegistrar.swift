@@ -79,7 +79,7 @@ struct RowRegistrar: RowSink {
             }
         }
         if pending.isEmpty { pending.reserveCapacity(Self.chunkSize) }
-        pending.append(PendingRead(row: row, group: group))
+        pending.append(PendingRead(row: consume row, group: group))
         if registersWhileReading && pending.count >= Self.chunkSize {
             try register(asRead: true)
         }
