@@ -41,7 +41,7 @@ final class RowCache {
     /// How many entries there are (a power of two).
     static let capacity = 1024
     /// How many blocks the cached runs may be in: a run from one more empties the cache first.
-    static let maxBlocks = 8
+    static let maxBlocks = 2
 
     init() {}
 
