@@ -49,16 +49,20 @@ struct RowRegistrar: RowSink {
         id: ObjectID, entityIndex: Int, version: Int64, width: Int, group: Int?,
         values: (inout SlotRunWriter) throws -> Void
     ) throws {
-        var row = DecodedRow(id: id, entityIndex: entityIndex, version: version)
-        row.registration = registration(of: id)
-        if !row.registration.isLoaded {
-            if let run = context.rowCache.take(id: id, version: version, width: width) {
-                row.storage = run
-            } else {
-                row.storage = try context.link.arena.fillRun(width: width, values)
-            }
+        let registration = registration(of: id)
+        var storage: SlotRange?
+        if !registration.isLoaded {
+            storage =
+                try context.rowCache.take(id: id, version: version, width: width)
+                ?? context.link.arena.fillRun(width: width, values)
         }
-        try take(row, group: group)
+        // Made in the call: the row moves into the queue (a local row was copied there, and
+        // then destroyed: three retains and releases a row).
+        try take(
+            DecodedRow(
+                id: id, entityIndex: entityIndex, version: version, storage: storage,
+                registration: registration),
+            group: group)
     }
 
     /// What the context holds for the object with `id`.

@@ -9,15 +9,7 @@ import Testing
 struct RowCacheTests {
     /// A league (``RedTeamLeague``) with `extra` more people in team Red, opened.
     private static func league(in folder: URL, extra: Int) throws -> (URL, ManagedContext) {
-        let url = try RedTeamLeague.write(in: folder)
-        let context = try SQLiteStoreTests.open(url)
-        let red = try RedTeamLeague.one(context, "Team", "Red")
-        for index in 0..<extra {
-            let person = try context.insert("Person")
-            try person.set("P\(index)", for: "name")
-            try person.setObject(red, for: "team")
-        }
-        try context.save()
+        let url = try ContextHoldingTests.league(in: folder, extra: extra)
         return (url, try SQLiteStoreTests.open(url))
     }
 
