@@ -33,6 +33,7 @@ extension ManagedContext {
     ///   again; the objects merged before it stay merged.
     public func mergeChanges(fromContextDidSave notification: ContextNotification) throws {
         guard notification.kind == .didSave else { return }
+        rowCache.removeAll()
         defer { processPendingChanges() }
         let observed = !observers.isEmpty
         let deleted = notification.changes.deleted

@@ -14,6 +14,7 @@ extension ManagedContext {
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
     ///   save, when several stores take part).
     public func save() throws {
+        rowCache.removeAll()
         processPendingChanges()
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)

@@ -64,6 +64,9 @@ public final class ManagedContext {
     @exclusivity(unchecked) var registry = ObjectRegistry()
     /// What the context's objects hold to reach it (see ``ContextLink``).
     let link = ContextLink()
+    /// The committed values of unchanged objects the context let go, for fetches that read
+    /// their rows again (see ``RowCache``).
+    let rowCache = RowCache()
     /// Objects with a change since the last save (inserted, deleted or edited).
     @exclusivity(unchecked) var touched = ChangedObjects()
     var classes: ManagedObjectClasses
@@ -252,10 +255,21 @@ public final class ManagedContext {
     }
 
     /// Called by `object`'s `deinit`: it leaves the identity map (unless another object took
-    /// its place) and its fault batch.
-    func objectWillGo(_ object: ManagedObject) {
-        registry.remove(object.objectID, ifItIs: Unmanaged.passUnretained(object).toOpaque())
+    /// its place) and its fault batch, and an object loaded without unsaved changes leaves its
+    /// run of slots to the ``rowCache``. Returns whether it did (the run is the cache's then).
+    func objectWillGo(_ object: ManagedObject) -> Bool {
+        let address = Unmanaged.passUnretained(object).toOpaque()
+        let wasRegistered = registry.remove(object.objectID, ifItIs: address)
         if !faultBatches.isEmpty { faultBatches[object.objectID] = nil }
+        guard wasRegistered, object.hasCommittedValuesOnly,
+            rowCache.accepts(id: object.objectID, version: object.version)
+        else { return false }
+        object.unresolveForCache()
+        rowCache.keep(
+            id: object.objectID, version: object.version,
+            run: SlotRange(block: object.slotBlock, offset: object.slotOffset),
+            width: object.schema.slotCount)
+        return true
     }
 
     /// Lets go of the objects the identity map retained (``retainsRegisteredObjects``) that
@@ -284,6 +298,7 @@ public final class ManagedContext {
             object.context = nil
         }
         _ = registry.removeAll()  // let go here, outside the map
+        rowCache.removeAll()
         untouchAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()

@@ -30,6 +30,37 @@ extension ManagedObject {
         }
     }
 
+    /// Whether the object holds its committed values and nothing else: loaded, neither
+    /// inserted nor deleted, and no change since the values were committed.
+    var hasCommittedValuesOnly: Bool {
+        state == .loaded && hasCommitted && !insertedFlag && !deletedFlag && originals.isEmpty
+            && touchIndex < 0
+    }
+
+    /// Turns the slots into what a fetch of the object's row decodes (the form the
+    /// ``RowCache`` keeps): to-one relationships unresolved (the target's ID), to-many
+    /// relationships not read, transient properties empty. Related objects are let go.
+    func unresolveForCache() {
+        let slots = slots
+        for position in slots.indices {
+            if schema.isTransient[position] {
+                slots[position] = .value(.null)
+                continue
+            }
+            switch schema.kinds[position] {
+            case .attribute:
+                continue
+            case .toOne:
+                if case .toOne(let target?) = slots[position] {
+                    slots[position] = .fault(to: target.objectID)
+                }
+            case .toMany:
+                if case .toManyFault(nil) = slots[position] { continue }
+                slots[position] = .toManyFault(nil)
+            }
+        }
+    }
+
     /// The slot of a property of kind `kind` (see ``EntitySchema/kinds``) holding nothing.
     static func emptySlot(_ kind: PropertyKind) -> Slot {
         switch kind {

@@ -111,8 +111,10 @@ open class ManagedObject {
     /// Leaves the context's identity map (which does not keep its objects alive, as in Core
     /// Data), then empties the object's slots: its block lives on while other objects in it do,
     /// and must not keep this object's values (strings, data, related objects) alive with it.
+    /// An object loaded without unsaved changes leaves its run to the context's ``RowCache``
+    /// instead (which empties it when it lets it go).
     deinit {
-        if let context = link?.context { context.objectWillGo(self) }
+        if let context = link?.context, context.objectWillGo(self) { return }
         let slots = slots
         for position in slots.indices { slots[position] = .value(.null) }
     }

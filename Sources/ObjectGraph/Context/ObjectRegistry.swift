@@ -155,12 +155,14 @@ struct ObjectRegistry {
     }
 
     /// Removes `id` when it is registered for the object at `address` (the object's own
-    /// `deinit` calls this: the object cannot be retained any more, only compared).
-    mutating func remove(_ id: ObjectID, ifItIs address: UnsafeMutableRawPointer) {
+    /// `deinit` calls this: the object cannot be retained any more, only compared); whether it
+    /// was.
+    @discardableResult
+    mutating func remove(_ id: ObjectID, ifItIs address: UnsafeMutableRawPointer) -> Bool {
         if case .permanent(let key) = id.key, key >= 0, let table = tableIndex(of: id.space),
             key < tables[table].objects.count
         {
-            guard tables[table].objects[Int(key)]?.toOpaque() == address else { return }
+            guard tables[table].objects[Int(key)]?.toOpaque() == address else { return false }
             tables[table].objects[Int(key)] = nil
             tables[table].count -= 1
             count -= 1
@@ -168,15 +170,14 @@ struct ObjectRegistry {
             if tables[table].count == 0, tables[table].objects.count > Self.keptEmptySize {
                 tables[table].objects = []
             }
-            return
+            return true
         }
-        guard let index = find(id, hash: Self.hash(id)),
-            buckets[index].entry?.toOpaque() == address
-        else { return }
+        guard let index = find(address, hash: Self.hash(id)) else { return false }
         removeHashed(at: index)
         if case .permanent(let key) = id.key, key >= 0, let table = tableIndex(of: id.space) {
             tables[table].hashed -= 1
         }
+        return true
     }
 
     /// The retained objects no longer registered (or listed twice), taken out of the list of
@@ -283,13 +284,31 @@ struct ObjectRegistry {
 
     private var mask: Int { buckets.count - 1 }
 
+    /// Whether `entry`'s object has `id` (read without retaining the object: every entry's
+    /// object is alive).
+    private static func isRegistered(_ entry: Entry, as id: ObjectID) -> Bool {
+        entry._withUnsafeGuaranteedRef { $0.objectID == id }
+    }
+
     private func find(_ id: ObjectID, hash: UInt64) -> Int? {
         guard hashedCount > 0 else { return nil }
         var index = Int(truncatingIfNeeded: hash) & mask
         while let entry = buckets[index].entry {
-            if buckets[index].hash == hash, entry.takeUnretainedValue().objectID == id {
+            if buckets[index].hash == hash, Self.isRegistered(entry, as: id) {
                 return index
             }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    /// The bucket holding the object at `address`, whose ID hashes to `hash` (compared by
+    /// address: no other object's ID is read).
+    private func find(_ address: UnsafeMutableRawPointer, hash: UInt64) -> Int? {
+        guard hashedCount > 0 else { return nil }
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let entry = buckets[index].entry {
+            if entry.toOpaque() == address { return index }
             index = (index + 1) & mask
         }
         return nil
@@ -300,10 +319,10 @@ struct ObjectRegistry {
             rehash(size: max(16, buckets.count * 2))
         }
         var index = Int(truncatingIfNeeded: hash) & mask
-        while let existing = buckets[index].object {
-            if buckets[index].hash == hash, existing.objectID == object.objectID {
+        while let entry = buckets[index].entry {
+            if buckets[index].hash == hash, Self.isRegistered(entry, as: object.objectID) {
                 buckets[index].entry = .passUnretained(object)
-                return existing
+                return entry.takeUnretainedValue()
             }
             index = (index + 1) & mask
         }

@@ -43,17 +43,26 @@ struct RowRegistrar: RowSink {
     }
 
     /// Takes a row as the store reads it: its values go straight into a run of the context's
-    /// slot blocks, unless the context holds its object loaded (then they are not read).
+    /// slot blocks, unless the context holds its object loaded (then they are not read), or
+    /// its ``RowCache`` holds them at this version (then its run is taken over, not read).
     mutating func take(
         id: ObjectID, entityIndex: Int, version: Int64, width: Int, group: Int?,
         values: (inout SlotRunWriter) throws -> Void
     ) throws {
-        var row = DecodedRow(id: id, entityIndex: entityIndex, version: version)
-        row.registration = registration(of: id)
-        if !row.registration.isLoaded {
-            row.storage = try context.link.arena.fillRun(width: width, values)
+        let registration = registration(of: id)
+        var storage: SlotRange?
+        if !registration.isLoaded {
+            storage =
+                try context.rowCache.take(id: id, version: version, width: width)
+                ?? context.link.arena.fillRun(width: width, values)
         }
-        try take(row, group: group)
+        // Made in the call: the row moves into the queue (a local row was copied there, and
+        // then destroyed: three retains and releases a row).
+        try take(
+            DecodedRow(
+                id: id, entityIndex: entityIndex, version: version, storage: storage,
+                registration: registration),
+            group: group)
     }
 
     /// What the context holds for the object with `id`.
@@ -74,7 +83,7 @@ struct RowRegistrar: RowSink {
             }
         }
         if pending.isEmpty { pending.reserveCapacity(Self.chunkSize) }
-        pending.append(PendingRead(row: row, group: group))
+        pending.append(PendingRead(row: consume row, group: group))
         if registersWhileReading && pending.count >= Self.chunkSize {
             try register(asRead: true)
         }

@@ -10,7 +10,7 @@ import Testing
 @Suite("What a context holds")
 struct ContextHoldingTests {
     /// A league file (``RedTeamLeague``) with `extra` more people in team Red.
-    private static func league(in folder: URL, extra: Int = 0) throws -> URL {
+    static func league(in folder: URL, extra: Int = 0) throws -> URL {
         let url = try RedTeamLeague.write(in: folder)
         guard extra > 0 else { return url }
         let context = try SQLiteStoreTests.open(url)
