@@ -15,22 +15,14 @@ private final class ValidationStore {
     /// (transient String, at most 3 units), `owner` (a
     /// required to-one), `tags` (to-many, 2–3 when not empty). `Owner`: `name`, `items` (Deny).
     static let model: EntityModel = {
-        var title = Attribute("title", type: .string, isOptional: false)
-        title.minValueString = "2"
-        title.maxValueString = "5"
+        var title = Attribute("title", type: .string, isOptional: false).bounded("2", "5")
         title.regularExpression = "[a-z]+"
-        var count = Attribute("count", type: .integer32)
-        count.minValueString = "1"
-        count.maxValueString = "10"
-        var ratio = Attribute("ratio", type: .double)
-        ratio.minValueString = "0"
-        ratio.maxValueString = "1"
+        var count = Attribute("count", type: .integer32).bounded("1", "10")
+        var ratio = Attribute("ratio", type: .double).bounded("0", "1")
         var when = Attribute("when", type: .date)
         when.minDateTimeInterval = 0
         when.maxDateTimeInterval = 1_000_000
-        var blob = Attribute("blob", type: .binary)
-        blob.minValueString = "2"
-        blob.maxValueString = "4"
+        var blob = Attribute("blob", type: .binary).bounded("2", "4")
         var age = Attribute("age", type: .integer16)
         age.validationPredicates = [
             ValidationPredicate(.evaluatedObject >= 0, warning: "an age cannot be negative"),

@@ -110,15 +110,9 @@ enum GraphTestModels {
     /// `holder` a required to-one; `parts` a required to-many; `extras` 2...3 objects.
     /// Uniqueness on `Account`: `email` alone, and `region`+`number` together; `Admin` inherits.
     static func validation() -> EntityModel {
-        var count = Attribute("count", type: .integer32)
-        count.minValueString = "1"
-        count.maxValueString = "10"
-        var ratio = Attribute("ratio", type: .double)
-        ratio.minValueString = "0"
-        ratio.maxValueString = "1"
-        var code = Attribute("code", type: .string)
-        code.minValueString = "2"
-        code.maxValueString = "4"
+        let count = Attribute("count", type: .integer32).bounded("1", "10")
+        let ratio = Attribute("ratio", type: .double).bounded("0", "1")
+        let code = Attribute("code", type: .string).bounded("2", "4")
         var zip = Attribute("zip", type: .string)
         zip.regularExpression = "[0-9]{5}"
         var when = Attribute("when", type: .date)

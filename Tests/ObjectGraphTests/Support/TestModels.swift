@@ -8,12 +8,8 @@ enum TestModels {
     /// self-inverse), Person ↔ Club many-to-many, Team.roster ordered, Badge deny.
     static func league() -> EntityModel {
         var person = Entity("Person")
-        var name = Attribute("name", type: .string, isOptional: false)
-        name.minValueString = "1"
-        name.maxValueString = "20"
-        var age = Attribute("age", type: .integer16)
-        age.minValueString = "0"
-        age.maxValueString = "150"
+        let name = Attribute("name", type: .string, isOptional: false).bounded("1", "20")
+        let age = Attribute("age", type: .integer16).bounded("0", "150")
         var email = Attribute("email", type: .string)
         email.regularExpression = "[^@]+@[^@]+"
         var born = Attribute("born", type: .date)

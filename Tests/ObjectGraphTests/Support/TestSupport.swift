@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// Paths and temporary folders shared by the tests.
 enum TestSupport {
@@ -42,5 +43,16 @@ enum TestSupport {
             }
         }
         return result.sorted { $0.path < $1.path }
+    }
+}
+
+extension Attribute {
+    /// This attribute with the minimum and maximum its type reads from model files (values,
+    /// lengths or byte counts), as `minValueString`/`maxValueString`.
+    func bounded(_ minimum: String, _ maximum: String) -> Attribute {
+        var copy = self
+        copy.minValueString = minimum
+        copy.maxValueString = maximum
+        return copy
     }
 }
