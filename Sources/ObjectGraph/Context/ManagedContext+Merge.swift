@@ -15,11 +15,14 @@ extension ManagedContext {
     /// - Objects it updated that this context holds loaded are read again, and this context's
     ///   unsaved changes to them are kept on top (``refresh(_:mergeChanges:)`` with `true`);
     ///   relationships come back as faults, so they show the saved members.
-    /// - Objects it inserted need nothing: fetches and relationships find them.
+    /// - Objects it inserted need nothing: fetches and relationships find them (Core Data
+    ///   faults them in).
     ///
     /// The context then processes its pending changes (``processPendingChanges()``): observers
-    /// get one ``ContextNotification/Kind/objectsDidChange`` listing the deleted objects it
-    /// held as ``ContextChange/deleted``, the objects read again as
+    /// get one ``ContextNotification/Kind/objectsDidChange`` listing the inserted objects
+    /// (those the same save did not also delete) as ``ContextChange/inserted``, as Core Data's
+    /// `NSInsertedObjectsKey` does after a merge, the deleted objects it held as
+    /// ``ContextChange/deleted``, the objects read again as
     /// ``ContextChange/refreshed``, or as ``ContextChange/updated`` when they have unsaved
     /// changes here. A notification of another kind changes nothing.
     ///
@@ -37,6 +40,9 @@ extension ManagedContext {
         defer { processPendingChanges() }
         let observed = !observers.isEmpty
         let deleted = notification.changes.deleted
+        if observed {
+            pendingChange.inserted.formUnion(notification.changes.inserted.subtracting(deleted))
+        }
         let merged = deleted.compactMap { registry[$0] }
         cascadeLocally(from: merged, deleted: deleted)
         for object in merged {

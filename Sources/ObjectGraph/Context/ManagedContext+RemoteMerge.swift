@@ -35,10 +35,6 @@ extension ManagedContext {
             inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted)
         let notification = ContextNotification(kind: .didSave, changes: saved)
         for context in contexts {
-            if !context.observers.isEmpty {
-                context.pendingChange.inserted.formUnion(
-                    saved.inserted.subtracting(saved.deleted))
-            }
             try context.mergeChanges(fromContextDidSave: notification)
         }
     }

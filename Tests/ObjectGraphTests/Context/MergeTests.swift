@@ -92,6 +92,32 @@ struct MergeTests {
         #expect(try red.objects(for: "members").count == 2)
     }
 
+    @Test("the objects another context inserted are reported inserted after the merge")
+    func insertsAreReported() throws {
+        let fixture = try Fixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        var inserted: ManagedObject?
+        var gone: ObjectID?
+        let note = try fixture.save {
+            let cid = try fixture.writer.insert("Person")
+            try cid.set("Cid", for: "name")
+            try cid.setObject(try fixture.one(fixture.writer, "Team", "Red"), for: "team")
+            inserted = cid
+            gone = try fixture.one(fixture.writer, "Person", "Bob").objectID
+            fixture.writer.delete(try fixture.one(fixture.writer, "Person", "Bob"))
+        }
+        let cid = try #require(inserted).objectID  // permanent, after the save
+        var posted: [ContextChange] = []
+        let observation = fixture.viewer.observe {
+            if $0.kind == .objectsDidChange { posted.append($0.changes) }
+        }
+        defer { observation.cancel() }
+        try fixture.viewer.mergeChanges(fromContextDidSave: note)
+        // Bob was never registered here, so only Cid is reported, as an insert.
+        #expect(posted == [ContextChange(inserted: [cid])])
+        #expect(fixture.viewer.registeredObject(for: try #require(gone)) == nil)
+    }
+
     @Test("a context on another coordinator of the same file merges the same way")
     func acrossCoordinators() throws {
         let fixture = try Fixture()
