@@ -35,6 +35,14 @@ public struct StoreDescription: Sendable, Hashable {
     public var isReadOnly: Bool
     /// The store's metadata.
     public var metadata: StoreMetadata
+    /// The journal a writable SQLite store writes with: `"wal"`, or the rollback journal
+    /// SQLite kept (`"delete"`, say) when the file system cannot give WAL its shared memory;
+    /// `nil` for read-only and other stores.
+    ///
+    /// ```swift
+    /// if coordinator.storeDescriptions[0].journalMode != "wal" { print("no concurrent readers") }
+    /// ```
+    public var journalMode: String? = nil
 
     /// The store's file path, or for a store without a file its type and identifier (what
     /// ``StoreError`` cases name).

@@ -92,6 +92,7 @@ final class SQLiteStore: PersistentStore {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
         let metadata: StoreMetadata
+        var journalMode: Database.JournalMode?
         do {
             try SQLFunctions.register(on: database)
             if try database.tableExists("Z_METADATA") {
@@ -107,7 +108,7 @@ final class SQLiteStore: PersistentStore {
                     ? created
                     : try Self.readCompatibleMetadata(database, schema: schema, path: path)
             }
-            if !options.isReadOnly { _ = try? database.setJournalMode(.wal) }
+            if !options.isReadOnly { journalMode = try Self.enableWAL(database, path: path) }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -115,7 +116,7 @@ final class SQLiteStore: PersistentStore {
         }
         description = StoreDescription(
             type: .sqlite, url: url, configurationName: configuration,
-            isReadOnly: options.isReadOnly, metadata: metadata)
+            isReadOnly: options.isReadOnly, metadata: metadata, journalMode: journalMode?.rawValue)
         textIsNFC = checkTextIsNFC()
         for table in layout.tables {
             let names = table.columns.map(\.name)
@@ -125,6 +126,22 @@ final class SQLiteStore: PersistentStore {
             if let number = table.soleEntityNumber {
                 soleEntityNumbers[table.name] = Int64(number)
             }
+        }
+    }
+
+    /// Switches a writable file to WAL and returns the journal mode SQLite now uses: `.wal`, or
+    /// the rollback journal it keeps when the file system has no shared memory for WAL (a
+    /// deliberate fallback, recorded in ``StoreDescription/journalMode``).
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` with SQLite's message when the mode
+    ///   cannot be changed (another connection holds the file in a rollback-journal
+    ///   transaction past the busy timeout, say): the store would otherwise run in a mode
+    ///   nobody chose.
+    private static func enableWAL(_ database: Database, path: String) throws -> Database.JournalMode {
+        do {
+            return try database.setJournalMode(.wal)
+        } catch {
+            throw StoreError.cannotOpen(
+                path: path, reason: "cannot switch the journal to WAL: \(error)")
         }
     }
 
