@@ -136,7 +136,8 @@ final class SQLiteStore: PersistentStore {
     ///   cannot be changed (another connection holds the file in a rollback-journal
     ///   transaction past the busy timeout, say): the store would otherwise run in a mode
     ///   nobody chose.
-    private static func enableWAL(_ database: Database, path: String) throws -> Database.JournalMode {
+    private static func enableWAL(_ database: Database, path: String) throws -> Database.JournalMode
+    {
         do {
             return try database.setJournalMode(.wal)
         } catch {
