@@ -2,7 +2,8 @@ import Foundation
 
 /// Validation at save: every object's own validation method — ``ManagedObject/validateForInsert()``,
 /// ``ManagedObject/validateForUpdate()`` or ``ManagedObject/validateForDelete()``, overridden or
-/// not (the defaults check the model's rules, see ManagedObject+Validation.swift). Uniqueness
+/// not (the defaults check the model's rules, see ManagedObject+Validation.swift) — and then
+/// the references to discarded inserts, which no override can skip. Uniqueness
 /// constraints are checked after it, by the merge policy (ManagedContext+ConstraintMerge.swift).
 extension ManagedContext {
     /// Every problem of `objects` (the objects a save writes), sorted by object.
@@ -22,6 +23,8 @@ extension ManagedContext {
             } catch {
                 problems += object.validationProblems(of: error, key: nil)
             }
+            // Checked here, not by the overridable methods: nothing may skip it.
+            if !object.deletedFlag { problems += ValidationRules.danglingProblems(object) }
         }
         if problems.count < 2 { return problems }
         return problems.sorted { ObjectID.precedes($0.objectID, $1.objectID) }

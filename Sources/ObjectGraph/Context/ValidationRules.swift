@@ -154,6 +154,38 @@ enum ValidationRules {
         return problems
     }
 
+    /// The problems of `object`'s relationships holding an object that has no row and will
+    /// not get one: an insert discarded by `refresh(_:mergeChanges: false)` (temporary ID, no
+    /// longer inserted). Saving would store such a reference as nothing. Checks every loaded
+    /// relationship of an inserted object, the changed ones of an updated object (a reference
+    /// to an unsaved object is always a change).
+    static func danglingProblems(_ object: ManagedObject) -> [ValidationError.Problem] {
+        var problems: [ValidationError.Problem] = []
+        let positions =
+            object.insertedFlag
+            ? object.schema.relationshipPositions : object.changedPositions()
+        for position in positions {
+            guard case .relationship(let relationship) = object.schema.properties[position]
+            else { continue }
+            let targets: [ManagedObject]
+            switch object.slots[position] {
+            case .toOne(let target?): targets = [target]
+            case .toMany(let list): targets = list
+            default: continue
+            }
+            for target in targets where target.objectID.isTemporary && !target.insertedFlag {
+                let name = relationship.relationship.name
+                problems.append(
+                    problem(
+                        object, name, .danglingReference, .objectID(target.objectID),
+                        "dangling reference to an invalid object: '\(name)' holds "
+                            + "\(target.schema.name) \(target.objectID), whose insert was "
+                            + "discarded (refreshed without merging changes)"))
+            }
+        }
+        return problems
+    }
+
     /// Whether `text` matches the ICU `pattern` as a whole. An invalid pattern matches nothing
     /// (the model validator reports it).
     static func wholeMatch(_ pattern: String, _ text: String) -> Bool {

@@ -25,6 +25,10 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
             /// A validation predicate of the attribute (``Attribute/validationPredicates``) does
             /// not hold; the message is its warning.
             case predicate
+            /// A relationship holds an object that will not exist after the save (an insert
+            /// discarded by ``ManagedContext/refresh(_:mergeChanges:)``): Core Data's "Dangling
+            /// reference to an invalid object". The value is the missing object's ID.
+            case danglingReference
         }
 
         /// The object.
