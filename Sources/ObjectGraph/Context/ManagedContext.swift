@@ -74,11 +74,11 @@ public final class ManagedContext {
     var pendingChange = ContextChange()
     /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
     /// when the first of them is used.
-    var faultBatches: [ObjectID: [ObjectID]] = [:]
+    @exclusivity(unchecked) var faultBatches: [ObjectID: [ObjectID]] = [:]
     /// Counts changes (for a save to notice what `willSave` hooks changed).
     var changeCount = 0
     /// The class of each entity's objects, looked up once (by entity index).
-    var classByEntity: [ManagedObject.Type?] = []
+    @exclusivity(unchecked) var classByEntity: [ManagedObject.Type?] = []
 
     /// Creates a context on `coordinator`, recording undo in `undoManager` when one is given.
     public init(
@@ -259,14 +259,15 @@ public final class ManagedContext {
     /// run of slots to the ``rowCache``. Returns whether it did (the run is the cache's then).
     func objectWillGo(_ object: ManagedObject) -> Bool {
         let address = Unmanaged.passUnretained(object).toOpaque()
-        let wasRegistered = registry.remove(object.objectID, ifItIs: address)
-        if !faultBatches.isEmpty { faultBatches[object.objectID] = nil }
+        let id = object.objectID
+        let wasRegistered = registry.remove(id, ifItIs: address)
+        if !faultBatches.isEmpty { faultBatches[id] = nil }
         guard wasRegistered, object.hasCommittedValuesOnly,
-            rowCache.accepts(id: object.objectID, version: object.version)
+            rowCache.accepts(id: id, version: object.version)
         else { return false }
         object.unresolveForCache()
         rowCache.keep(
-            id: object.objectID, version: object.version,
+            id: id, version: object.version,
             run: SlotRange(block: object.slotBlock, offset: object.slotOffset),
             width: object.schema.slotCount)
         return true

@@ -41,9 +41,9 @@ open class ManagedObject {
     /// The store's row version when the values were read (optimistic locking).
     @exclusivity(unchecked) var version: Int64 = 0
     /// The link to the context the object lives in (`nil` once it is removed from it).
-    var link: ContextLink?
+    @exclusivity(unchecked) var link: ContextLink?
     /// The object's ID: temporary until the first save, then permanent.
-    public internal(set) var objectID: ObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     @exclusivity(unchecked) private var flags: Flags
     /// Where the object's slots start in ``slotBlock``.
     let slotOffset: UInt16

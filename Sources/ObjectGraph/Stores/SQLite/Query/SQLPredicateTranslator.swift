@@ -249,17 +249,17 @@ final class SQLPredicateTranslator {
             }
             let test = stringFunction(function, left, right, options)
             if function == .beginsWith, let range = prefixRange(left, right, options),
-                let length = right.constantText?.utf8.count
+                let prefix = right.constantText
             {
                 // Past the prefix's bytes, an ASCII character (or the end) starts a new
                 // Character, so the prefix matches in Swift's sense too; only a non-ASCII
-                // next character (a combining mark, …) needs the Swift check. The byte after
-                // the (ASCII) prefix is read from the value's bytes — no UTF-8 decoding — and
-                // is below 0x80 (an empty blob, at the end, is too).
+                // next character (a combining mark, …) needs the Swift check. Within the
+                // range, the text is below prefix + U+0080 (bytes C2 80) exactly when the byte
+                // after the prefix is below 0xC2: the end, ASCII, or a byte no valid UTF-8
+                // starts a character with (which the Swift check reads as U+FFFD, a Character
+                // of its own: a match too). A plain comparison, no function call per row.
                 let plainNext =
-                    "(substr(CAST(" + left.piece + " AS BLOB), "
-                    + SQLPiece.bound(.integer(Int64(length + 1))) + ", 1) < "
-                    + SQLPiece.bound(.blob(Data([0x80]))) + ")"
+                    "(" + left.piece + " < " + SQLPiece.bound(.text(prefix + "\u{80}")) + ")"
                 return SQLPiece.all([range, SQLPiece.any([plainNext, test])])
             }
             return test
