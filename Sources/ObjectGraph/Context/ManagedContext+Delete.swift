@@ -13,7 +13,7 @@ extension ManagedContext {
     /// deletion drops the object's values, and undoing it puts them back).
     public func delete(_ object: ManagedObject) {
         guard object.context === self, !object.deletedFlag else { return }
-        change { deleteApplyingRules(object) }
+        deleteApplyingRules(object)
     }
 
     private func deleteApplyingRules(_ object: ManagedObject) {

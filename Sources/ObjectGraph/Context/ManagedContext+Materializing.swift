@@ -56,8 +56,7 @@ extension ManagedContext {
         if let existing = registry[row.id] {
             if existing.state == .fault {
                 load(row, into: existing)
-                existing.isUnfired = true
-                existing.awakeFromFetch()
+                fetched(existing)
             }
             return existing
         }
@@ -71,8 +70,7 @@ extension ManagedContext {
             object.version = row.version
             object.commitValues()
         }
-        object.isUnfired = true
-        object.awakeFromFetch()
+        fetched(object)
         return object
     }
 
@@ -97,8 +95,7 @@ extension ManagedContext {
             case .fault(let object):
                 if let run = row.storage.take() {
                     load(run, version: row.version, into: object)
-                    object.isUnfired = true
-                    object.awakeFromFetch()
+                    fetched(object)
                     return object
                 }
             case .none:
@@ -131,8 +128,7 @@ extension ManagedContext {
             return materializeNewObject(id: id, entity: entity, version: version, run: run)
         }
         load(run, version: version, into: existing)
-        existing.isUnfired = true
-        existing.awakeFromFetch()
+        fetched(existing)
         return existing
     }
 
@@ -154,14 +150,12 @@ extension ManagedContext {
             object.context = nil
             if registered.state == .fault {
                 load(run, version: version, into: registered)
-                registered.isUnfired = true
-                registered.awakeFromFetch()
+                fetched(registered)
             }
             return registered
         }
         loaded(object, version: version)
-        object.isUnfired = true
-        object.awakeFromFetch()
+        fetched(object)
         return object
     }
 
@@ -176,5 +170,12 @@ extension ManagedContext {
         case .toOne(let id): return .fault(to: id)
         case .toMany(let ids): return .toManyFault(ids)
         }
+    }
+
+    /// Marks `object`, whose values a fetch just loaded, as a fault not yet fired (as Core
+    /// Data reports it) and calls its `awakeFromFetch()`.
+    private func fetched(_ object: ManagedObject) {
+        object.isUnfired = true
+        object.awakeFromFetch()
     }
 }

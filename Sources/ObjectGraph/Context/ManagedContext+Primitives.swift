@@ -3,13 +3,6 @@
 /// (like Foundation's undo manager holds its targets): an object removed by undoing its insert,
 /// or whose deletion was saved, may be held by nothing else and must come back on redo/undo.
 extension ManagedContext {
-    /// Runs a public changing call. Its changes join the current event: they are posted, and
-    /// their undo group closed, when the context processes its pending changes
-    /// (``processPendingChanges()``), as in Core Data.
-    func change<T>(_ body: () throws -> T) rethrows -> T {
-        try body()
-    }
-
     /// Replaces the slot at `position` of `object`.
     func setSlot(_ object: ManagedObject, _ position: Int, _ slot: Slot) {
         object.rememberOriginal(at: position)

@@ -9,7 +9,7 @@ extension ManagedContext {
         let coerced = try type.coerce(value, entity: object.schema.name, property: key)
         try object.fulfill()
         if case .value(let current) = object.slots[position], current == coerced { return }
-        change { setSlot(object, position, .value(coerced)) }
+        setSlot(object, position, .value(coerced))
     }
 
     func setToOne(_ object: ManagedObject, key: String, target: ManagedObject?) throws {
@@ -19,11 +19,9 @@ extension ManagedContext {
         try target?.fulfill()
         let old = try object.resolvedToOne(at: position)
         if old === target { return }
-        try change {
-            if let old { try detach(object, from: old, relationship: relationship) }
-            if let target { try attach(object, to: target, relationship: relationship) }
-            setSlot(object, position, .toOne(target))
-        }
+        if let old { try detach(object, from: old, relationship: relationship) }
+        if let target { try attach(object, to: target, relationship: relationship) }
+        setSlot(object, position, .toOne(target))
     }
 
     func addToMany(_ object: ManagedObject, key: String, target: ManagedObject, at index: Int?)
@@ -35,20 +33,18 @@ extension ManagedContext {
         try target.fulfill()
         var list = try object.resolvedToMany(at: position)
         if list.contains(where: { $0 === target }) { return }
-        try change {
-            try attach(object, to: target, relationship: relationship)
-            // A self-inverse relationship adding the object to itself was just updated by
-            // `attach`: keep it once.
-            let current = try object.resolvedToMany(at: position)
-            let at = relationship.relationship.isOrdered ? index : nil
-            guard current.contains(where: { $0 === target }) else {
-                insertIntoToMany(object, position, target, at: at)
-                return
-            }
-            list = current.filter { $0 !== target }
-            list.insert(target, at: min(max(at ?? list.count, 0), list.count))
-            setSlot(object, position, .toMany(list))
+        try attach(object, to: target, relationship: relationship)
+        // A self-inverse relationship adding the object to itself was just updated by
+        // `attach`: keep it once.
+        let current = try object.resolvedToMany(at: position)
+        let at = relationship.relationship.isOrdered ? index : nil
+        guard current.contains(where: { $0 === target }) else {
+            insertIntoToMany(object, position, target, at: at)
+            return
         }
+        list = current.filter { $0 !== target }
+        list.insert(target, at: min(max(at ?? list.count, 0), list.count))
+        setSlot(object, position, .toMany(list))
     }
 
     func removeFromMany(_ object: ManagedObject, key: String, target: ManagedObject) throws {
@@ -57,10 +53,8 @@ extension ManagedContext {
         try object.fulfill()
         let list = try object.resolvedToMany(at: position)
         guard list.contains(where: { $0 === target }) else { return }
-        try change {
-            try detach(object, from: target, relationship: relationship)
-            removeFromToMany(object, position, target)
-        }
+        try detach(object, from: target, relationship: relationship)
+        removeFromToMany(object, position, target)
     }
 
     func setToMany(_ object: ManagedObject, key: String, targets: [ManagedObject]) throws {
@@ -74,20 +68,18 @@ extension ManagedContext {
         for target in targets where !unique.contains(where: { $0 === target }) {
             unique.append(target)
         }
-        try change {
-            for old in try object.resolvedToMany(at: position)
-            where !unique.contains(where: { $0 === old }) {
-                try removeFromMany(object, key: relationship.relationship.name, target: old)
-            }
-            for target in unique {
-                try addToMany(object, key: relationship.relationship.name, target: target, at: nil)
-            }
-            if relationship.relationship.isOrdered,
-                try object.resolvedToMany(at: position).map(ObjectIdentifier.init)
-                    != unique.map(ObjectIdentifier.init)
-            {
-                setSlot(object, position, .toMany(unique))
-            }
+        for old in try object.resolvedToMany(at: position)
+        where !unique.contains(where: { $0 === old }) {
+            try removeFromMany(object, key: relationship.relationship.name, target: old)
+        }
+        for target in unique {
+            try addToMany(object, key: relationship.relationship.name, target: target, at: nil)
+        }
+        if relationship.relationship.isOrdered,
+            try object.resolvedToMany(at: position).map(ObjectIdentifier.init)
+                != unique.map(ObjectIdentifier.init)
+        {
+            setSlot(object, position, .toMany(unique))
         }
     }
 

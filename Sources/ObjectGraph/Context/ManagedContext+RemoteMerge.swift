@@ -31,9 +31,7 @@ extension ManagedContext {
     public static func mergeChanges(
         fromRemoteContextSave changes: ContextChange, into contexts: [ManagedContext]
     ) throws {
-        let saved = ContextChange(
-            inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted)
-        let notification = ContextNotification(kind: .didSave, changes: saved)
+        let notification = ContextNotification(kind: .didSave, changes: changes)
         for context in contexts {
             try context.mergeChanges(fromContextDidSave: notification)
         }

@@ -152,11 +152,9 @@ public final class ManagedContext {
         for (position, value) in entity.defaultValues where value != .null {
             object.slots[position] = .value(value)
         }
-        change {
-            registry[id] = object
-            markInserted(object)
-            object.awakeFromInsert()
-        }
+        registry[id] = object
+        markInserted(object)
+        object.awakeFromInsert()
         return typed
     }
 

@@ -158,6 +158,11 @@ extension ManagedContext {
         }
     }
 
+    /// The expression functions a dictionary column aggregates with, by selector.
+    private static let aggregateSelectors: [String: AggregateFunction] = [
+        "count:": .count, "sum:": .sum, "min:": .min, "max:": .max, "average:": .average,
+    ]
+
     /// The aggregate a column computes and the expression it aggregates: an
     /// ``FetchProperty/aggregate(_:of:as:)`` column, or an expression column calling `count:`,
     /// `sum:`, `min:`, `max:` or `average:` (Core Data's expression description of an
@@ -168,10 +173,7 @@ extension ManagedContext {
         case .aggregate(let function, let key, _):
             return (function, try keyPathExpression(key))
         case .expression(.function(let selector, let arguments), _) where arguments.count == 1:
-            let functions: [String: AggregateFunction] = [
-                "count:": .count, "sum:": .sum, "min:": .min, "max:": .max, "average:": .average,
-            ]
-            return functions[selector.lowercased()].map { ($0, arguments[0]) }
+            return Self.aggregateSelectors[selector.lowercased()].map { ($0, arguments[0]) }
         case .key, .expression:
             return nil
         }

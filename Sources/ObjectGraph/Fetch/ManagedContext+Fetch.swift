@@ -65,7 +65,9 @@ extension ManagedContext {
             if let counted = try coordinator.count(query) { return counted }
             // Counted over the saved rows, without making an object for each.
             let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
-            let matching = try matchingStoredRows(query, graph: graph).count
+            var unsorted = query
+            unsorted.sortDescriptors = []  // a count needs no order
+            let matching = try matchingStoredRows(unsorted, graph: graph).count
             let afterOffset = max(0, matching - max(0, query.offset))
             return query.limit > 0 ? min(afterOffset, query.limit) : afterOffset
         }

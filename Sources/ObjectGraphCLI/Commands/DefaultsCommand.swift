@@ -216,14 +216,14 @@ struct DefaultsCommand: Command {
     ) -> Int32 {
         let flag = arguments[0]
         let values = arguments.dropFirst()
-        let rounds: [Int?] = options.repeatCount.map { Array(0..<$0) } ?? [nil]
         do {
-            for round in rounds {
+            for round in 0..<(options.repeatCount ?? 1) {
+                // With --repeat, each round's elements (or keys) get the round as a suffix.
+                let suffix = options.repeatCount == nil ? "" : "-\(round)"
                 var roundArguments = [flag]
                 for (offset, value) in values.enumerated() {
                     let suffixed = flag == "-array-add" || offset % 2 == 0
-                    roundArguments.append(
-                        suffixed ? round.map { "\(value)-\($0)" } ?? value : value)
+                    roundArguments.append(suffixed ? value + suffix : value)
                 }
                 try preferences.update(forKey: key) { existing in
                     try parseValue(roundArguments, existing: existing)

@@ -94,8 +94,8 @@ extension PredicateCommand {
                     }
                     for (name, value) in dictionary {
                         variables[name] = try JSON.evaluationValue(value)
-                        if let expression = try? JSON.expression(value),
-                            value.members == nil || JSON.isSpecial(value)
+                        if value.members == nil || JSON.isSpecial(value),
+                            let expression = try? JSON.expression(value)
                         {
                             substitutions[name] = expression
                         }

@@ -125,10 +125,7 @@ struct XMLStoreWriter {
         do {
             try XMLEscaping.append(text, to: &output, as: attribute ? .attributeValue : .text)
         } catch {
-            var code = String(error.scalar.value, radix: 16, uppercase: true)
-            while code.count < 4 { code = "0" + code }
-            throw UnwritableGraph(
-                "\(context) holds the character U+\(code), which an XML 1.0 file cannot hold")
+            throw UnwritableGraph("\(context) holds \(error)")
         }
     }
 }

@@ -22,9 +22,9 @@ enum SQLPlan {
         return nil
     }
 
-    /// The plan for compiling with `compile`: its statement, prepared once on `database` (and
-    /// finalized, leaving the statement cache as it was) so that SQLite's limits are known
-    /// before it runs.
+    /// The plan for compiling with `compile`: its statement, prepared on `database` into the
+    /// statement cache (where running it finds it) so that SQLite's limits are known before
+    /// it runs, and it is prepared only once.
     static func make(
         on database: Database, _ compile: () throws(SQLTranslationError) -> CompiledQuery
     ) -> SQLPlan {
@@ -35,7 +35,7 @@ enum SQLPlan {
             return .inMemory(reason: error.description)
         }
         do {
-            _ = try database.makeStatement(sql: query.sql)
+            _ = try database.cachedStatement(sql: query.sql)
         } catch let error as DatabaseError {
             if let reason = limitReached(error) { return .inMemory(reason: reason) }
         } catch {}
