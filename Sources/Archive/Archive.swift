@@ -66,7 +66,7 @@ public enum Archive {
             let object = try? PropertyListSerialization.propertyList(from: data, format: nil),
             let wrapped = (object as? [String: Any])?[rootKey]
         else { return }
-        if let (date, path) = firstDate(
+        if let (date, path) = PropertyListDate.firstDate(
             in: wrapped, path: [], where: { !PropertyListDate.fitsXML($0) })
         {
             throw .encodingFailed(
@@ -76,31 +76,6 @@ public enum Archive {
                     + " is outside \(PropertyListDate.xmlRangeText), the dates an XML property"
                     + " list holds (the binary format keeps any date)")
         }
-    }
-
-    /// The first date in a property-list `object` for which `test` holds, with its key path
-    /// (keys by name, indexes as `[n]`, dictionary keys in sorted order).
-    private static func firstDate(
-        in object: Any, path: [String], where test: (Date) -> Bool
-    ) -> (Date, [String])? {
-        if let date = object as? Date {
-            return test(date) ? (date, path) : nil
-        } else if let array = object as? [Any] {
-            for (index, element) in array.enumerated() {
-                if let found = firstDate(in: element, path: path + ["[\(index)]"], where: test) {
-                    return found
-                }
-            }
-        } else if let dictionary = object as? [String: Any] {
-            for key in dictionary.keys.sorted() {
-                if let element = dictionary[key],
-                    let found = firstDate(in: element, path: path + [key], where: test)
-                {
-                    return found
-                }
-            }
-        }
-        return nil
     }
 
     /// Decodes a `T` from property-list `data`.

@@ -50,6 +50,31 @@ package enum PropertyListDate {
         return fields.date + " " + fields.time + " UTC (" + seconds + ")"
     }
 
+    /// The first date in a property-list `object` for which `test` holds, with its key path
+    /// (keys by name, indexes as `[n]`, dictionary keys in sorted order).
+    package static func firstDate(
+        in object: Any, path: [String], where test: (Date) -> Bool
+    ) -> (Date, [String])? {
+        if let date = object as? Date {
+            return test(date) ? (date, path) : nil
+        } else if let array = object as? [Any] {
+            for (index, element) in array.enumerated() {
+                if let found = firstDate(in: element, path: path + ["[\(index)]"], where: test) {
+                    return found
+                }
+            }
+        } else if let dictionary = object as? [String: Any] {
+            for key in dictionary.keys.sorted() {
+                if let element = dictionary[key],
+                    let found = firstDate(in: element, path: path + [key], where: test)
+                {
+                    return found
+                }
+            }
+        }
+        return nil
+    }
+
     /// The UTC calendar date (`YYYY-MM-DD`, at least four year digits, a `-` for years before
     /// 1; year 0 is 1 BC) and time of day (`HH:MM:SS`) of whole `seconds` from 2001-01-01, on
     /// the proleptic Gregorian calendar (glibc's `gmtime_r`).

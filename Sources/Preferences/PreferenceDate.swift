@@ -1,3 +1,4 @@
+import Archive
 import Foundation
 
 /// The dates a preferences file keeps, and their text.
@@ -17,8 +18,12 @@ import Foundation
 /// ```
 public enum PreferenceDate {
     /// From 0001-01-01 00:00:00 UTC up to, not including, 10000-01-01 00:00:00 UTC.
-    public static let supportedRange: Range<Date> =
-        Date(timeIntervalSince1970: -62_135_596_800)..<Date(timeIntervalSince1970: 253_402_300_800)
+    /// (The whole seconds an XML property list can hold: Archive's `PropertyListDate.xmlRange`.)
+    public static let supportedRange: Range<Date> = {
+        let seconds = PropertyListDate.xmlRange
+        let first = Date(timeIntervalSinceReferenceDate: seconds.lowerBound)
+        return first..<Date(timeIntervalSinceReferenceDate: seconds.upperBound + 1)
+    }()
 
     /// `0001-01-01 00:00:00 +0000 through 9999-12-31 23:59:59 +0000`: the range in words, for
     /// error messages.
@@ -67,15 +72,10 @@ public enum PreferenceDate {
     /// object, searched through arrays and dictionaries) holds a date a property list cannot
     /// keep.
     static func check(_ object: Any, key: String) throws(PreferencesError) {
-        if let date = object as? Date {
-            guard supportedRange.contains(date) else {
-                throw .dateOutOfRange(key: key, value: text(date))
-            }
-        } else if let array = object as? [Any] {
-            for element in array { try check(element, key: key) }
-        } else if let dictionary = object as? [String: Any] {
-            for element in dictionary.values { try check(element, key: key) }
+        let outside = PropertyListDate.firstDate(in: object, path: []) {
+            !supportedRange.contains($0)
         }
+        if let (date, _) = outside { throw .dateOutOfRange(key: key, value: text(date)) }
     }
 
     // MARK: Calendar arithmetic (days since 1970-01-01, proleptic Gregorian)
