@@ -30,13 +30,20 @@ extension ManagedContext {
             throw SaveError.validation(ValidationError(problems: problems))
         }
         // Then uniqueness, as in Core Data: collisions are merged or thrown by the policy.
-        if schema.hasUniquenessConstraints,
+        // (Constraints are the store's: a child's save into its parent does not check them.)
+        if schema.hasUniquenessConstraints, family.upstream == nil,
             try resolveConstraintCollisions(batch.objects, inserted: batch.inserted)
         {
             forgetInsertedAndDeleted()
             batch = SaveBatch(touched.values, count: touched.count)
         }
-        try assignPermanentIDs(batch.inserted)
+        if family.upstream == nil {
+            // A child's inserts keep their temporary IDs: they get permanent ones when the
+            // store saves them.
+            let temporary = family.hasChildren ? batch.inserted.map(\.objectID) : []
+            try assignPermanentIDs(batch.inserted)
+            rememberPermanentIDs(Array(zip(temporary, batch.inserted.map(\.objectID))))
+        }
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(batch.objects)))
         }
@@ -63,14 +70,18 @@ extension ManagedContext {
             for part in saved { commit(part, everything: false) }
             throw failure
         }
-        let summary =
-            observers.isEmpty ? nil : changeSummary(saved.lazy.flatMap(Self.objects(of:)))
+        let reports = !observers.isEmpty || family.hasChildren || family.upstream != nil
+        let summary = reports ? changeSummary(saved.lazy.flatMap(Self.objects(of:))) : nil
         // Cleared first: what `didSave` hooks change is a new change.
         commitTransientChanges(transientOnly)
         untouchAll()
         for part in saved { commit(part, everything: true) }
         releaseUnregistered()
-        if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
+        guard let summary else { return }
+        let notification = ContextNotification(kind: .didSave, changes: summary)
+        if !observers.isEmpty { post(notification) }
+        if family.hasChildren { notifyChildren(of: notification, except: nil) }
+        family.upstream?.childDidSave(notification, from: self)
     }
 
     /// The context's objects in a saved change set (every object of a context's change set is

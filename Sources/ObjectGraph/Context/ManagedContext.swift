@@ -79,6 +79,14 @@ public final class ManagedContext {
     var changeCount = 0
     /// The class of each entity's objects, looked up once (by entity index).
     @exclusivity(unchecked) var classByEntity: [ManagedObject.Type?] = []
+    /// The context's place among parent and child contexts (see `ManagedContext+Parent.swift`).
+    var family = ContextFamily()
+
+    /// Where the context's rows come from and its saves go: its parent, or the coordinator.
+    var source: any RowSource {
+        if let upstream = family.upstream { return upstream }
+        return coordinator
+    }
 
     /// Creates a context on `coordinator`, recording undo in `undoManager` when one is given.
     public init(
@@ -323,7 +331,7 @@ public final class ManagedContext {
         let changed = mergeChanges ? object.changedPositions() : []
         let kept = changed.map { ($0, object.slots[$0]) }
         if mergeChanges {
-            guard let row = try coordinator.row(for: object.objectID) else {
+            guard let row = try source.row(for: object.objectID) else {
                 throw ObjectGraphError.objectNotFound(object.objectID)
             }
             // Transient values are not in the store: they stay (after `awakeFromFetch`, as
@@ -381,9 +389,17 @@ public final class ManagedContext {
         }
     }
 
-    /// Gives inserted objects their permanent IDs now, before saving.
+    /// Gives inserted objects their permanent IDs now, before saving. In a child context they
+    /// come from the store through the chain of parents, and the parents' objects of the same
+    /// temporary IDs take them too.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        let temporary = objects.map(\.objectID)
         try assignPermanentIDs(objects[...])
+        let pairs = zip(temporary, objects.map(\.objectID)).filter { $0 != $1 }
+            .map { (from: $0, to: $1) }
+        guard !pairs.isEmpty else { return }
+        rememberPermanentIDs(pairs)
+        try family.upstream?.adoptPermanentIDs(pairs)
     }
 
     /// Gives the objects among `objects` with temporary IDs their permanent ones, a run of
@@ -406,7 +422,7 @@ public final class ManagedContext {
         }
         guard !groups.isEmpty else { return }
         for (rootIndex, group) in groups.sorted(by: { $0.key < $1.key }) {
-            let (range, storeIdentifier) = try coordinator.newPrimaryKeys(
+            let (range, storeIdentifier) = try source.newPrimaryKeys(
                 rootEntity: rootIndex, count: group.count)
             var keys = range.makeIterator()
             func inGroup(_ object: ManagedObject) -> Bool {
@@ -462,8 +478,9 @@ extension ManagedObject {
 extension ManagedContext {
     /// The IDs a store holds for the to-many relationship at `position` of `object`.
     func relatedIDs(of object: ManagedObject, position: Int) throws -> [ObjectID] {
-        guard !object.objectID.isTemporary else { return [] }
-        return try coordinator.relatedIDs(
+        // A child asks its parent, which may hold the object inserted (by its temporary ID).
+        guard family.upstream != nil || !object.objectID.isTemporary else { return [] }
+        return try source.relatedIDs(
             of: object.objectID, entityIndex: object.schema.index, position: position)
     }
 }

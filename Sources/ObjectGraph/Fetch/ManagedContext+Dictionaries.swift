@@ -86,7 +86,9 @@ extension ManagedContext {
     private func storedRows<T: ManagedObject>(
         _ request: FetchRequest<T>, entity: EntitySchema
     ) throws -> [StoredRowView] {
-        let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+        // The stores' rows, for a child context too: as in Core Data, dictionary results reflect
+        // the persistent store, not the unsaved changes of this context or its parents.
+        let graph = StoredRowGraph(source: coordinator, schema: schema)
         let query = storeQuery(request, entity: entity, result: .rows, limits: false)
         if let answered = try coordinator.rows(answering: query) {
             return answered.map { graph.view(of: $0) }

@@ -98,7 +98,7 @@ extension ManagedContext {
     ) throws -> [ObjectID: [ManagedObject]]? {
         let ids = owners.map(\.objectID)
         var registrar = RowRegistrar(context: self, groups: ids.count)
-        let answer = try coordinator.relatedRows(
+        let answer = try source.relatedRows(
             of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
             decodingInto: &registrar)
         var result: [ObjectID: [ManagedObject]] = [:]
@@ -130,7 +130,7 @@ extension ManagedContext {
         }
         for (storeID, ids) in byStore {
             var registrar = RowRegistrar(context: self)
-            let stored = try coordinator.rows(
+            let stored = try source.rows(
                 for: ids, inStore: storeID, decodingInto: &registrar)
             try registrar.finish()
             for row in stored { _ = materialize(row) }
