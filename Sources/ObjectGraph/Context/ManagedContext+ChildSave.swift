@@ -158,9 +158,7 @@ struct ContextFamily {
     var upstream: ParentContextSource?
     /// The children made on this context, held weakly (for the did-save hook).
     var children: [ContextReference] = []
-    /// Whether a child was ever made on this context: objects taking permanent IDs here are
-    /// remembered in ``forwardedIDs`` from then on.
-    var hasChildren = false
-    /// The permanent IDs of objects that had temporary IDs when a child may have read them.
+    /// The permanent IDs of objects that had temporary IDs when a child may have read them
+    /// (kept while a child is alive).
     var forwardedIDs: [ObjectID: ObjectID] = [:]
 }

@@ -28,10 +28,11 @@ extension ManagedContext {
         parent: ManagedContext, classes: ManagedObjectClasses? = nil,
         undoManager: UndoManager? = nil
     ) {
-        self.init(
-            coordinator: parent.coordinator, classes: classes ?? parent.classes,
-            undoManager: undoManager)
         let upstream = ParentContextSource(parent: parent)
+        let inherited = upstream.withParent { $0.classes }
+        self.init(
+            coordinator: parent.coordinator, classes: classes ?? inherited,
+            undoManager: undoManager)
         family.upstream = upstream
         upstream.withParent { $0.adoptChild(self) }
     }
@@ -47,7 +48,15 @@ extension ManagedContext {
     private func adoptChild(_ child: ManagedContext) {
         family.children.removeAll { $0.context == nil }
         family.children.append(ContextReference(child))
-        family.hasChildren = true
+    }
+
+    /// Whether a child of this context is alive (the dead ones are let go here; once none is,
+    /// no child can hold a temporary ID this context forwarded, and the table goes too).
+    func hasLiveChildren() -> Bool {
+        guard !family.children.isEmpty else { return false }
+        family.children.removeAll { $0.context == nil }
+        if family.children.isEmpty { family.forwardedIDs = [:] }
+        return !family.children.isEmpty
     }
 
     /// Calls ``parentDidSave(_:)`` on each child of this context alive, but `sender`: after
@@ -75,7 +84,7 @@ extension ManagedContext {
     /// Remembers that the objects of `pairs` took permanent IDs here, when a child may hold
     /// them under their temporary ones.
     func rememberPermanentIDs(_ pairs: [(from: ObjectID, to: ObjectID)]) {
-        guard family.hasChildren else { return }
+        guard hasLiveChildren() else { return }
         for (from, to) in pairs where from != to { family.forwardedIDs[from] = to }
     }
 

@@ -40,7 +40,7 @@ extension ManagedContext {
         if family.upstream == nil {
             // A child's inserts keep their temporary IDs: they get permanent ones when the
             // store saves them.
-            let temporary = family.hasChildren ? batch.inserted.map(\.objectID) : []
+            let temporary = hasLiveChildren() ? batch.inserted.map(\.objectID) : []
             try assignPermanentIDs(batch.inserted)
             rememberPermanentIDs(Array(zip(temporary, batch.inserted.map(\.objectID))))
         }
@@ -70,7 +70,8 @@ extension ManagedContext {
             for part in saved { commit(part, everything: false) }
             throw failure
         }
-        let reports = !observers.isEmpty || family.hasChildren || family.upstream != nil
+        let notifiesChildren = hasLiveChildren()
+        let reports = !observers.isEmpty || notifiesChildren || family.upstream != nil
         let summary = reports ? changeSummary(saved.lazy.flatMap(Self.objects(of:))) : nil
         // Cleared first: what `didSave` hooks change is a new change.
         commitTransientChanges(transientOnly)
@@ -80,7 +81,7 @@ extension ManagedContext {
         guard let summary else { return }
         let notification = ContextNotification(kind: .didSave, changes: summary)
         if !observers.isEmpty { post(notification) }
-        if family.hasChildren { notifyChildren(of: notification, except: nil) }
+        if notifiesChildren { notifyChildren(of: notification, except: nil) }
         family.upstream?.childDidSave(notification, from: self)
     }
 

@@ -10,7 +10,7 @@ extension ManagedContext {
     /// As in Core Data, dictionary results reflect the persistent store only: this context's
     /// unsaved inserts, edits and deletions are not in them, whatever
     /// ``FetchRequest/includesPendingChanges`` says, and no object is registered. Save first to
-    /// see them.
+    /// see them. So for a child context: its parents' unsaved changes are not in them either.
     ///
     /// Columns are attributes and to-one relationships by key path (a to-one relationship's
     /// value is the related object's ID), expressions (`.objectID()` is the row's own ID,

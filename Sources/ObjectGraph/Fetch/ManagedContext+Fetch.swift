@@ -118,7 +118,14 @@ extension ManagedContext {
     /// already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
         var registrar = RowRegistrar(context: self)
-        switch try source.answer(query, decodingInto: &registrar) {
+        // A root context asks its coordinator directly: the decoding path specialized as before.
+        let answer =
+            if let upstream = family.upstream {
+                try upstream.answer(query, decodingInto: &registrar)
+            } else {
+                try coordinator.answer(query, decodingInto: &registrar)
+            }
+        switch answer {
         case .decoded:
             try registrar.finish()
             return registrar.objects

@@ -120,8 +120,7 @@ struct ParentChildConflictTests {
         let parent = fixture.parent
         parent.undoManager = UndoManager()
         let parentBob = try fixture.person(parent, "Bob")
-        try parentBob.set(41, for: "age")
-        parent.processPendingChanges()
+        try parentBob.set(41, for: "age")  // in the event the child's save comes in
         let child = ManagedContext(parent: parent, undoManager: UndoManager())
         let ann = try fixture.person(child, "Ann")
         try ann.set("Anna", for: "name")
