@@ -42,7 +42,9 @@ extension ManagedContext {
             // store saves them.
             let temporary = hasLiveChildren() ? batch.inserted.map(\.objectID) : []
             try assignPermanentIDs(batch.inserted)
-            rememberPermanentIDs(Array(zip(temporary, batch.inserted.map(\.objectID))))
+            if !temporary.isEmpty {
+                rememberPermanentIDs(Array(zip(temporary, batch.inserted.map(\.objectID))))
+            }
         }
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(batch.objects)))
