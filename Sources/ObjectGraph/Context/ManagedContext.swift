@@ -393,6 +393,9 @@ public final class ManagedContext {
     /// come from the store through the chain of parents, and the parents' objects of the same
     /// temporary IDs take them too.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        guard family.upstream != nil || hasLiveChildren() else {
+            return try assignPermanentIDs(objects[...])
+        }
         let temporary = objects.map(\.objectID)
         try assignPermanentIDs(objects[...])
         let pairs = zip(temporary, objects.map(\.objectID)).filter { $0 != $1 }

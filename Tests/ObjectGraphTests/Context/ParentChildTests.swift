@@ -82,6 +82,26 @@ struct ParentChildTests {
         #expect(throws: ObjectGraphError.self) { try fresh.existingObject(with: bobID) }
     }
 
+    @Test("batched and prefetching fetches in a child see the parent's changes")
+    func childBatchesAndPrefetching() throws {
+        let fixture = try ParentChildFixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        let parent = fixture.parent
+        let cara = try parent.insert("Person")
+        try cara.set("Cara", for: "name")
+        try cara.setObject(try fixture.red(parent), for: "team")
+        try fixture.person(parent, "Bob").set("Rob", for: "name")
+        let child = ManagedContext(parent: parent)
+        var batched = FetchRequest(entityName: "Person", sortDescriptors: [SortDescriptor("name")])
+        batched.fetchBatchSize = 2
+        #expect(try child.fetch(batched).map { $0["name"] as String? } == ["Ann", "Cara", "Rob"])
+        var teams = FetchRequest(entityName: "Team")
+        teams.relationshipKeyPathsForPrefetching = ["members"]
+        let red = try #require(try child.fetch(teams).first)
+        let members = try red.objects(for: "members").map { $0["name"] as String? ?? "?" }
+        #expect(members.sorted() == ["Ann", "Cara", "Rob"])
+    }
+
     @Test("a child's dictionary results reflect the store, as Core Data's do")
     func childDictionariesReflectStore() throws {
         let fixture = try ParentChildFixture()
