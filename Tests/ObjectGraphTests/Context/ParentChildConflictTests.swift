@@ -148,6 +148,24 @@ struct ParentChildConflictTests {
         #expect(try ParentChildFixture.names(parent) == ["Anna", "Bob", "Dan"])
     }
 
+    @Test("a child of a context whose coordinator lost its store: typed errors, no crash")
+    func lostStore() throws {
+        let fixture = try ParentChildFixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        let parent = fixture.parent
+        let annID = try fixture.person(parent, "Ann").objectID
+        let child = ManagedContext(parent: parent)
+        for store in fixture.coordinator.storeDescriptions {
+            fixture.coordinator.removeStore(store)
+        }
+        #expect(try ParentChildFixture.names(child).isEmpty)
+        #expect(throws: ObjectGraphError.self) { try child.existingObject(with: annID) }
+        try child.insert("Person").set("Dan", for: "name")
+        try child.save()
+        #expect(throws: ObjectGraphError.self) { try parent.save() }
+        #expect(parent.insertedObjects.count == 1)
+    }
+
     @Test("a parent the app let go lives as long as its child; a parent is fixed, so no loop")
     func parentOutlivesItsReferences() throws {
         let fixture = try ParentChildFixture()

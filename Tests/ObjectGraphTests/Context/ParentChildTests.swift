@@ -241,11 +241,19 @@ struct ParentChildTests {
         let parent = fixture.parent
         let child = ManagedContext(parent: parent)
         let childAnn = try fixture.person(child, "Ann")
+        var saved: [ContextNotification] = []
+        let observation = parent.observe { if $0.kind == .didSave { saved.append($0) } }
+        defer { observation.cancel() }
         try fixture.person(parent, "Ann").set(50, for: "age")
         try parent.save()
         #expect(childAnn["age"] as Int64? == 30)
         try child.refresh(childAnn, mergeChanges: false)
         #expect(childAnn["age"] as Int64? == 50)
+        // Asked to merge the parent's did-save, the child reads the objects again through it.
+        try fixture.person(parent, "Ann").set(51, for: "age")
+        try parent.save()
+        try child.mergeChanges(fromContextDidSave: try #require(saved.last))
+        #expect(childAnn["age"] as Int64? == 51)
     }
 
     @Test("parent and child on the in-memory store")
