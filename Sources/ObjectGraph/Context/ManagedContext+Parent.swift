@@ -15,7 +15,14 @@
 /// own source (its store, or its parent). A child's ``save()`` pushes its inserts, updates and
 /// deletions into the parent as the parent's own unsaved changes — one event (one undo step
 /// when the parent has an undo manager) — and gives no permanent IDs: objects get them when
-/// the root context saves them to the store.
+/// the root context saves them to the store. Transient attributes stay in the child, as a
+/// store keeps none; uniqueness constraints are checked when the root saves to the store.
+///
+/// The child's object for an object it inserted keeps its temporary ID after the root saved
+/// it, as in Core Data: the child's later edits of it still reach the row (its parents
+/// remember the permanent ID, while a child lives), but asking the child for the permanent ID
+/// gives a second object for the row. Call ``obtainPermanentIDs(for:)`` before the child's
+/// save to have one ID throughout.
 extension ManagedContext {
     /// Creates a child context of `parent`: it reads through `parent` and saves into it. The
     /// child holds its parent (as Core Data's `parentContext`), so the parent lives as long as

@@ -95,6 +95,25 @@ struct ParentChildConflictTests {
         #expect(fixture.parent.insertedObjects.map { $0["name"] as String? } == ["Zed"])
     }
 
+    @Test("two children of one parent: the second save meets the first as a conflict")
+    func siblings() throws {
+        let fixture = try ParentChildFixture()
+        defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+        let parent = fixture.parent
+        let first = ManagedContext(parent: parent)
+        let second = ManagedContext(parent: parent)
+        let firstAnn = try fixture.person(first, "Ann")
+        let secondAnn = try fixture.person(second, "Ann")
+        try firstAnn.set(31, for: "age")
+        try secondAnn.set("Anna", for: "name")
+        try first.save()
+        #expect(throws: SaveError.self) { try second.save() }
+        second.mergePolicy = .mergeByPropertyObjectTrump
+        try second.save()
+        try parent.save()
+        #expect(try fixture.storedPeople() == ["Anna:31:Red", "Bob:40:Red"])
+    }
+
     @Test("an object the parent deleted that the child changed is a conflict (gone)")
     func parentDeleted() throws {
         let fixture = try ParentChildFixture()
