@@ -7,8 +7,8 @@ import Testing
 /// merge policy), each context's own undo, and what cannot go wrong with a parent.
 @Suite("Parent and child contexts: conflicts, undo, misuse")
 struct ParentChildConflictTests {
-    /// The child reads Ann; then the parent changes her age and city-less name is kept; the
-    /// child changes her name and inserts Zed. Returns the child and the two Anns.
+    /// The child reads Ann; then the parent changes her age (and her name to `parentName`, when
+    /// given); the child changes her name and inserts Zed. Returns the child and the two Anns.
     private func conflicting(
         _ fixture: ParentChildFixture, _ policy: MergePolicy, parentName: String? = nil
     )
