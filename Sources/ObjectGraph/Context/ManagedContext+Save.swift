@@ -14,6 +14,11 @@ extension ManagedContext {
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
     ///   save, when several stores take part).
     public func save() throws {
+        // A save reads the stores as they are now; a pinned context then moves to the newest
+        // generation (`ManagedContext+QueryGenerations.swift`).
+        let pin = unpinForSave()
+        var wrote = false
+        defer { repin(pin, saved: wrote) }
         rowCache.removeAll()
         processPendingChanges()
         forgetInsertedAndDeleted()
@@ -70,6 +75,7 @@ extension ManagedContext {
         untouchAll()
         for part in saved { commit(part, everything: true) }
         releaseUnregistered()
+        wrote = true
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
     }
 

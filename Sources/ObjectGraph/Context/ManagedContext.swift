@@ -79,6 +79,8 @@ public final class ManagedContext {
     var changeCount = 0
     /// The class of each entity's objects, looked up once (by entity index).
     @exclusivity(unchecked) var classByEntity: [ManagedObject.Type?] = []
+    /// The generation of the stores reads see (`ManagedContext+QueryGenerations.swift`).
+    var queryGenerationState = QueryGenerationState.unpinned
 
     /// Creates a context on `coordinator`, recording undo in `undoManager` when one is given.
     public init(
@@ -298,6 +300,7 @@ public final class ManagedContext {
         }
         _ = registry.removeAll()  // let go here, outside the map
         rowCache.removeAll()
+        advanceQueryGeneration()
         untouchAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()
@@ -323,7 +326,8 @@ public final class ManagedContext {
         let changed = mergeChanges ? object.changedPositions() : []
         let kept = changed.map { ($0, object.slots[$0]) }
         if mergeChanges {
-            guard let row = try coordinator.row(for: object.objectID) else {
+            guard let row = try coordinator.row(for: object.objectID, in: readingGeneration())
+            else {
                 throw ObjectGraphError.objectNotFound(object.objectID)
             }
             // Transient values are not in the store: they stay (after `awakeFromFetch`, as
@@ -464,7 +468,8 @@ extension ManagedContext {
     func relatedIDs(of object: ManagedObject, position: Int) throws -> [ObjectID] {
         guard !object.objectID.isTemporary else { return [] }
         return try coordinator.relatedIDs(
-            of: object.objectID, entityIndex: object.schema.index, position: position)
+            of: object.objectID, entityIndex: object.schema.index, position: position,
+            in: readingGeneration())
     }
 }
 

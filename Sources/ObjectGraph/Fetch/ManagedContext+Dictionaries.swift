@@ -86,9 +86,9 @@ extension ManagedContext {
     private func storedRows<T: ManagedObject>(
         _ request: FetchRequest<T>, entity: EntitySchema
     ) throws -> [StoredRowView] {
-        let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+        let graph = try storedRowGraph()
         let query = storeQuery(request, entity: entity, result: .rows, limits: false)
-        if let answered = try coordinator.rows(answering: query) {
+        if let answered = try coordinator.rows(answering: query, in: graph.generation) {
             return answered.map { graph.view(of: $0) }
         }
         return try matchingStoredRows(query, graph: graph)

@@ -62,9 +62,9 @@ extension ManagedContext {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .ids, limits: true)
         if !hasPendingChanges(in: query.entityIndexes, request) {
-            if let counted = try coordinator.count(query) { return counted }
+            if let counted = try coordinator.count(query, in: readingGeneration()) { return counted }
             // Counted over the saved rows, without making an object for each.
-            let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+            let graph = try storedRowGraph()
             var unsorted = query
             unsorted.sortDescriptors = []  // a count needs no order
             let matching = try matchingStoredRows(unsorted, graph: graph).count
@@ -118,7 +118,7 @@ extension ManagedContext {
     /// already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
         var registrar = RowRegistrar(context: self)
-        switch try coordinator.answer(query, decodingInto: &registrar) {
+        switch try coordinator.answer(query, in: readingGeneration(), decodingInto: &registrar) {
         case .decoded:
             try registrar.finish()
             return registrar.objects
@@ -156,7 +156,7 @@ extension ManagedContext {
     /// the answer a SQL store gives, decided by the saved values, whatever the objects this
     /// context holds say (the caller lays pending changes over it).
     private func storeAnswerInMemory(_ query: StoreQuery) throws -> [ManagedObject] {
-        let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+        let graph = try storedRowGraph()
         let rows = Self.limit(
             try matchingStoredRows(query, graph: graph), offset: query.offset, limit: query.limit)
         return rows.map {
@@ -171,7 +171,7 @@ extension ManagedContext {
     {
         var seen = Set<ObjectID>()
         var matches: [StoredRowView] = []
-        for row in try coordinator.rows(ofEntities: query.entityIndexes)
+        for row in try coordinator.rows(ofEntities: query.entityIndexes, in: graph.generation)
         where seen.insert(row.id).inserted {
             let view = graph.view(of: row)
             if try query.predicate?.evaluate(with: view) ?? true { matches.append(view) }

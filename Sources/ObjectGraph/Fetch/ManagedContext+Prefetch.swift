@@ -100,7 +100,7 @@ extension ManagedContext {
         var registrar = RowRegistrar(context: self, groups: ids.count)
         let answer = try coordinator.relatedRows(
             of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
-            decodingInto: &registrar)
+            generation: readingGeneration(), decodingInto: &registrar)
         var result: [ObjectID: [ManagedObject]] = [:]
         result.reserveCapacity(ids.count)
         switch answer {
@@ -131,7 +131,8 @@ extension ManagedContext {
         for (storeID, ids) in byStore {
             var registrar = RowRegistrar(context: self)
             let stored = try coordinator.rows(
-                for: ids, inStore: storeID, decodingInto: &registrar)
+                for: ids, inStore: storeID, generation: readingGeneration(),
+                decodingInto: &registrar)
             try registrar.finish()
             for row in stored { _ = materialize(row) }
         }

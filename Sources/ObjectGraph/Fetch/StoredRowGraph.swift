@@ -6,12 +6,15 @@
 /// (the rows a fetch walks are not: a fetch of many rows keeps no table of them).
 final class StoredRowGraph {
     private let coordinator: StoreCoordinator
+    /// The generation read (`nil`: the stores as they are now).
+    let generation: StoreGeneration?
     private let schema: ModelSchema
     private var rows: [ObjectID: StoreRow] = [:]
     private var related: [RelatedKey: [ObjectID]] = [:]
 
-    init(coordinator: StoreCoordinator, schema: ModelSchema) {
+    init(coordinator: StoreCoordinator, generation: StoreGeneration?, schema: ModelSchema) {
         self.coordinator = coordinator
+        self.generation = generation
         self.schema = schema
     }
 
@@ -24,7 +27,7 @@ final class StoredRowGraph {
     /// as nil, as in SQL's LEFT JOIN).
     func view(of id: ObjectID) throws -> StoredRowView? {
         if let row = rows[id] { return StoredRowView(row: row, graph: self) }
-        guard let row = try coordinator.row(for: id) else { return nil }
+        guard let row = try coordinator.row(for: id, in: generation) else { return nil }
         rows[id] = row
         return view(of: row)
     }
@@ -35,7 +38,7 @@ final class StoredRowGraph {
         let key = RelatedKey(id: row.id, position: position)
         if let known = related[key] { return known }
         let ids = try coordinator.relatedIDs(
-            of: row.id, entityIndex: row.entityIndex, position: position)
+            of: row.id, entityIndex: row.entityIndex, position: position, in: generation)
         related[key] = ids
         return ids
     }
@@ -75,4 +78,11 @@ struct StoredRowView: KeyValueReadable {
     }
 
     var predicateObjectID: ObjectID? { row.id }
+}
+
+extension ManagedContext {
+    /// A graph of the saved rows this context reads (its query generation's, when pinned).
+    func storedRowGraph() throws -> StoredRowGraph {
+        StoredRowGraph(coordinator: coordinator, generation: try readingGeneration(), schema: schema)
+    }
 }
