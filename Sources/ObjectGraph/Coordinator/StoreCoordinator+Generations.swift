@@ -17,7 +17,8 @@ extension StoreCoordinator {
                 views[store.description.identifier] = try store.openGeneration()
             }
             return StoreGeneration(
-                coordinatorID: ObjectIdentifier(self), number: Self.lastGenerationNumber.add(1, ordering: .relaxed).newValue,
+                coordinatorID: ObjectIdentifier(self),
+                number: Self.lastGenerationNumber.add(1, ordering: .relaxed).newValue,
                 views: views)
         }
     }
