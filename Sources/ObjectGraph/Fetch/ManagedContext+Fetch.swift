@@ -62,7 +62,9 @@ extension ManagedContext {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .ids, limits: true)
         if !hasPendingChanges(in: query.entityIndexes, request) {
-            if let counted = try coordinator.count(query, in: readingGeneration()) { return counted }
+            if let counted = try coordinator.count(query, in: readingGeneration()) {
+                return counted
+            }
             // Counted over the saved rows, without making an object for each.
             let graph = try storedRowGraph()
             var unsorted = query

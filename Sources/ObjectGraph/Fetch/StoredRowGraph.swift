@@ -83,6 +83,7 @@ struct StoredRowView: KeyValueReadable {
 extension ManagedContext {
     /// A graph of the saved rows this context reads (its query generation's, when pinned).
     func storedRowGraph() throws -> StoredRowGraph {
-        StoredRowGraph(coordinator: coordinator, generation: try readingGeneration(), schema: schema)
+        StoredRowGraph(
+            coordinator: coordinator, generation: try readingGeneration(), schema: schema)
     }
 }
