@@ -44,7 +44,7 @@ extension ManagedContext {
 
     /// The IDs of the saved objects the context holds loaded (what a refreshing fetch reads
     /// again when it returns them).
-    private func loadedObjectIDs() -> Set<ObjectID> {
+    func loadedObjectIDs() -> Set<ObjectID> {
         var ids = Set<ObjectID>()
         for object in registry.values where object.state == .loaded && !object.insertedFlag {
             ids.insert(object.objectID)
