@@ -58,15 +58,20 @@ struct QueryGenerationTests {
         #expect(try pinned.count(for: byPredicate) == 1)
     }
 
+    /// Two contexts of one coordinator on the SQLite file `url`.
+    func twoContexts(on url: URL) throws -> (ManagedContext, ManagedContext) {
+        let coordinator = StoreCoordinator(model: TestModels.league())
+        try coordinator.addStore(type: .sqlite, at: url)
+        return (ManagedContext(coordinator: coordinator), ManagedContext(coordinator: coordinator))
+    }
+
     @Test("a pinned SQLite context reads its snapshot while others save, then moves on")
     func sqliteSnapshot() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
         let url = try RedTeamLeague.write(in: folder)
-        let coordinator = StoreCoordinator(model: TestModels.league())
-        try coordinator.addStore(type: .sqlite, at: url)
-        let pinned = ManagedContext(coordinator: coordinator)
-        let same = ManagedContext(coordinator: coordinator)
+        let (pinned, same) = try twoContexts(on: url)
+        let coordinator = pinned.coordinator
         let other = try SQLiteStoreTests.open(url)
         let bob = try RedTeamLeague.one(pinned, "Person", "Bob").objectID
         let red = try RedTeamLeague.one(pinned, "Team", "Red").objectID
@@ -137,11 +142,7 @@ struct QueryGenerationTests {
     func mergeAdvances() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        let url = try RedTeamLeague.write(in: folder)
-        let coordinator = StoreCoordinator(model: TestModels.league())
-        try coordinator.addStore(type: .sqlite, at: url)
-        let pinned = ManagedContext(coordinator: coordinator)
-        let writer = ManagedContext(coordinator: coordinator)
+        let (pinned, writer) = try twoContexts(on: RedTeamLeague.write(in: folder))
         let ann = try RedTeamLeague.one(pinned, "Person", "Ann")
         try pinned.setQueryGenerationFrom(.current)
         var note: ContextNotification?
