@@ -13,6 +13,12 @@ extension ManagedContext {
     /// { result in print(result.finalResult?.count ?? 0) }
     /// let progress = try context.execute(request)
     /// ```
+    ///
+    /// Other work on the queue (a save, a merge) can run between batches. A context pinned to
+    /// a query generation (``setQueryGenerationFrom(_:)``) reads every batch from one snapshot
+    /// as long as it does not save or merge meanwhile. An unsaved insert saved between batches
+    /// is still given; an object deleted before its batch is loaded is left out.
+    ///
     /// - Throws: ``ObjectGraphError`` when the request names no entity of the model (nothing
     ///   runs); errors while fetching (an unknown key in the predicate, a store error) reach
     ///   the completion instead.
@@ -36,6 +42,10 @@ extension ManagedContext {
             if request.shouldRefreshRefetchedObjects { fetch.heldLoaded = loadedObjectIDs() }
             let matching = try matchingObjects(request, result: .ids)
             fetch.ids = matching.map(\.objectID)
+            // Unsaved inserts are held: a save between batches gives them other IDs.
+            for object in matching where object.objectID.isTemporary {
+                fetch.inserted[object.objectID] = object
+            }
             fetch.objects.reserveCapacity(matching.count)
         } catch {
             return finishAsynchronousFetch(fetch, .failure(error))
@@ -60,7 +70,7 @@ extension ManagedContext {
             var batch: [ManagedObject] = []
             batch.reserveCapacity(end - done)
             for id in fetch.ids[done..<end] {
-                if let object = registry[id] {
+                if let object = fetch.inserted[id] ?? registry[id] {
                     batch.append(object)
                 } else if !id.isTemporary {
                     batch.append(try object(with: id))
@@ -102,6 +112,7 @@ extension ManagedContext {
     ) {
         fetch.objects = []
         fetch.ids = []
+        fetch.inserted = [:]
         fetch.request.completion(
             AsynchronousFetchResult(
                 context: self, fetchRequest: fetch.request.fetchRequest, progress: fetch.progress,
@@ -127,6 +138,8 @@ final class AsynchronousFetch<T: ManagedObject>: @unchecked Sendable {
     /// The objects the context held loaded when the fetch began (refreshed as they come, for
     /// a request that refreshes refetched objects).
     var heldLoaded: Set<ObjectID> = []
+    /// The unsaved inserts among the matching objects, by their IDs when the fetch began.
+    var inserted: [ObjectID: ManagedObject] = [:]
 
     init(request: AsynchronousFetchRequest<T>, progress: FetchProgress) {
         self.request = request

@@ -121,6 +121,42 @@ struct AsynchronousFetchTests {
         #expect(record.updates.map(\.completedUnitCount) == [0, 7, 14, 20])
     }
 
+    /// The context a progress handler works on between batches. Unchecked: the context is
+    /// confined to the test's thread, where its queued work (the handler too) runs.
+    final class ContextBox: @unchecked Sendable {
+        let context: ManagedContext
+        init(_ context: ManagedContext) { self.context = context }
+    }
+
+    @Test("a save between batches keeps an unsaved insert among the objects")
+    func saveBetweenBatches() throws {
+        let context = try TestModels.context()
+        for index in 0..<30 {
+            let person = try context.insert("Person")
+            try person.set("Q\(index)", for: "name")
+            try person.set(index + 10, for: "age")
+        }
+        try context.save()
+        let added = try context.insert("Person")
+        try added.set("A", for: "name")  // last, by name descending
+        try added.set(50, for: "age")
+        let box = ContextBox(context)
+        let record = Record<ManagedObject>()
+        let request = AsynchronousFetchRequest(
+            fetchRequest: try Self.request(), batchSize: 8,
+            progressHandler: { progress in
+                if progress.completedUnitCount == 8 { try? box.context.save() }
+            },
+            completion: { record.results.append($0) })
+        try context.execute(request)
+        context.processPendingChanges()
+        let objects = try #require(record.results.first?.finalResult)
+        #expect(objects.count == 31)
+        #expect(objects.last === added)
+        #expect(!added.objectID.isTemporary)
+        #expect(objects.map(\.objectID) == (try context.fetch(try Self.request())).map(\.objectID))
+    }
+
     @Test("cancelled after its first batch, a fetch stops with a cancelled result")
     func cancels() throws {
         let folder = try TestSupport.makeTemporaryFolder()
