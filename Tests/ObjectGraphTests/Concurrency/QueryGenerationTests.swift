@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ObjectGraph
@@ -190,6 +191,42 @@ struct QueryGenerationTests {
         try insert("Fay", into: pinned)
         try pinned.save()
         #expect(try names(pinned) == ["Ann", "Cid", "Dee", "Eve", "Fay"])
+    }
+
+    @Test("contexts on several threads share one generation while another thread saves")
+    func sharedAcrossThreads() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try RedTeamLeague.write(in: folder)
+        let (pinned, _) = try twoContexts(on: url)
+        let coordinator = pinned.coordinator
+        try pinned.setQueryGenerationFrom(.current)
+        let token = try #require(pinned.queryGenerationToken)
+        let seen = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 5) { thread in
+            do {
+                let context = ManagedContext(coordinator: coordinator)
+                if thread == 0 {
+                    for index in 0..<20 {
+                        try insert("T\(index)", into: context)
+                        try context.save()
+                    }
+                    return
+                }
+                try context.setQueryGenerationFrom(token)
+                for _ in 0..<20 {
+                    let names = try names(context).joined(separator: ",")
+                    seen.withLock { $0.append(names) }
+                }
+            } catch {
+                seen.withLock { $0.append("\(error)") }
+            }
+        }
+        let reads = seen.withLock { $0 }
+        #expect(reads.count == 80)
+        #expect(Set(reads) == ["Ann,Bob"])
+        #expect(try count(pinned) == 2)
+        #expect(try count(ManagedContext(coordinator: coordinator)) == 22)
     }
 
     @Test("a token of another coordinator is refused, and the context stays as it was")
