@@ -48,7 +48,8 @@ public final class FetchProgress: Sendable {
     public var totalUnitCount: Int { state.withLock { $0.update.totalUnitCount } }
     /// The part loaded, from 0 to 1.
     public var fractionCompleted: Double { state.withLock { $0.update.fractionCompleted } }
-    /// Whether ``cancel()`` was called.
+    /// Whether ``cancel()`` was called before the fetch ended (once it has ended: whether it
+    /// ended cancelled).
     public var isCancelled: Bool { state.withLock { $0.isCancelled } }
     /// Whether the fetch has ended and its completion has run (finished, failed or
     /// cancelled).
@@ -56,7 +57,8 @@ public final class FetchProgress: Sendable {
 
     /// Asks the fetch to stop: it checks before each batch, and its completion then gets
     /// ``AsynchronousFetchError/cancelled(completedUnitCount:totalUnitCount:)``. Cancelling a
-    /// fetch that has ended does nothing.
+    /// fetch that has ended, or whose last batch is loaded, does nothing: ``isCancelled``
+    /// says whether the fetch ended cancelled.
     public func cancel() {
         state.withLock { state in
             if !state.isFinished { state.isCancelled = true }
@@ -70,9 +72,12 @@ public final class FetchProgress: Sendable {
         continuation.yield(update)
     }
 
-    /// Marks the fetch ended and ends ``updates``.
-    func finish() {
-        state.withLock { $0.isFinished = true }
+    /// Marks the fetch ended (`cancelled` or not) and ends ``updates``.
+    func finish(cancelled: Bool) {
+        state.withLock { state in
+            state.isFinished = true
+            state.isCancelled = cancelled
+        }
         continuation.finish()
     }
 }

@@ -98,6 +98,10 @@ extension ManagedContext {
         }
         fetch.progress.report(completed: end, total: fetch.ids.count)
         fetch.request.progressHandler?(fetch.progress)
+        if end == fetch.ids.count {
+            // Loaded: done, whatever a cancellation from the handler now asks.
+            return finishAsynchronousFetch(fetch, .success(fetch.objects))
+        }
         enqueue { context in context.continueAsynchronousFetch(fetch) }
     }
 
@@ -117,7 +121,7 @@ extension ManagedContext {
             AsynchronousFetchResult(
                 context: self, fetchRequest: fetch.request.fetchRequest, progress: fetch.progress,
                 result: result))
-        fetch.progress.finish()
+        fetch.progress.finish(cancelled: result.isCancellation)
     }
 }
 
@@ -144,5 +148,13 @@ final class AsynchronousFetch<T: ManagedObject>: @unchecked Sendable {
     init(request: AsynchronousFetchRequest<T>, progress: FetchProgress) {
         self.request = request
         self.progress = progress
+    }
+}
+
+extension Result where Failure == any Error {
+    /// Whether this is an asynchronous fetch's cancellation.
+    fileprivate var isCancellation: Bool {
+        if case .failure(let error) = self { return error is AsynchronousFetchError }
+        return false
     }
 }

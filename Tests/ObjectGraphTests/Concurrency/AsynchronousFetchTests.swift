@@ -173,6 +173,11 @@ struct AsynchronousFetchTests {
         #expect(record.updates.map(\.completedUnitCount) == [0, 256])
         #expect(progress.isCancelled && progress.isFinished)
         #expect(progress.completedUnitCount == 256)
+        // Cancelled once its last batch is loaded, a fetch still finishes.
+        let (late, lateProgress) = try Self.run(
+            try Self.request(), on: context, cancelAfter: 900)
+        #expect(late.results.first?.finalResult?.count == 900)
+        #expect(lateProgress.isFinished && !lateProgress.isCancelled)
         // The context goes on as before.
         #expect(try context.count(for: try Self.request()) == 900)
         let person = try context.insert("Person")
