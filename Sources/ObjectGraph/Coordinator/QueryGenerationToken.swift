@@ -14,7 +14,9 @@
 /// ```
 ///
 /// A token holds its generation: while any token or context holds it, its snapshot (for a
-/// SQLite store, a read transaction on a connection of its own) stays open.
+/// SQLite store, a read transaction on a connection of its own) stays open, and SQLite cannot
+/// checkpoint the `-wal` past it, so the `-wal` grows with what others save meanwhile. Let
+/// go of generations you no longer read.
 public struct QueryGenerationToken: Sendable, Hashable, CustomStringConvertible {
     /// The generation; `nil` for ``current``.
     let generation: StoreGeneration?
