@@ -241,6 +241,24 @@ struct QueryGenerationTests {
         #expect(pinned.queryGenerationToken == nil)
     }
 
+    @Test("a read-only SQLite store is its own generation; the WAL error names the store")
+    func readOnlyAndWAL() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        let url = try RedTeamLeague.write(in: folder)
+        let reader = try SQLiteStoreTests.open(url, readOnly: true)
+        let before = Self.openFiles(in: folder)
+        try reader.setQueryGenerationFrom(.current)
+        #expect(reader.queryGenerationToken != nil)
+        #expect(try names(reader) == ["Ann", "Bob"])
+        #expect(Self.openFiles(in: folder) == before)
+        let error = StoreError.queryGenerationsNeedWAL(path: url.path, journalMode: "delete")
+        #expect(
+            error.description
+                == "\(url.path): query generations need the WAL journal mode; the store is in"
+                + " delete mode")
+    }
+
     /// The open file descriptors of the process that name a file in `folder`.
     static func openFiles(in folder: URL) -> Int {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
