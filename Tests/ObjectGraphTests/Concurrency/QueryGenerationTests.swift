@@ -156,7 +156,14 @@ struct QueryGenerationTests {
         try pinned.mergeChanges(fromContextDidSave: try #require(note))
         #expect(ann["age"] as Int? == 32)
         #expect(try names(pinned) == ["Ann", "Bob", "Cid"])
-        #expect(pinned.queryGenerationToken != nil)
+        let merged = try #require(pinned.queryGenerationToken)
+        // A reset moves it on too.
+        try insert("Dee", into: writer)
+        try writer.save()
+        #expect(try count(pinned) == 3)
+        pinned.reset()
+        #expect(pinned.queryGenerationToken != merged)
+        #expect(try count(pinned) == 4)
     }
 
     @Test("a pinned in-memory context reads a copy of the rows as they were")
