@@ -24,7 +24,7 @@ extension ManagedContext {
                 conflicts = found
             }
             attempt += 1
-            let rows = try conflicts.map { try source.row(for: $0.objectID) }
+            let rows = try conflicts.map { try source.row(for: $0.objectID, in: nil) }
             let gone = zip(conflicts, rows).contains { conflict, row in
                 row == nil && registry[conflict.objectID]?.deletedFlag == false
             }

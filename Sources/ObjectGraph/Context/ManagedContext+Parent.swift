@@ -120,7 +120,7 @@ extension ManagedContext {
             if object.state == .loaded { return row(forChild: object) }
         }
         if id.isTemporary && family.upstream == nil { return nil }
-        return try source.row(for: id)
+        return try source.row(for: id, in: readingGeneration())
     }
 
     /// The rows matching `query` as this context sees them (its pending changes included),
@@ -168,7 +168,8 @@ extension ManagedContext {
             }
         }
         if id.isTemporary && family.upstream == nil { return [] }
-        return try source.relatedIDs(of: id, entityIndex: entityIndex, position: position)
+        return try source.relatedIDs(
+            of: id, entityIndex: entityIndex, position: position, in: readingGeneration())
     }
 
     /// The fetch request a child's `query` stands for.

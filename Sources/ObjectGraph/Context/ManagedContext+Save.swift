@@ -14,6 +14,11 @@ extension ManagedContext {
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
     ///   save, when several stores take part).
     public func save() throws {
+        // A save reads the stores as they are now; a pinned context then moves to the newest
+        // generation (`ManagedContext+QueryGenerations.swift`).
+        let pin = unpinForSave()
+        var wrote = false
+        defer { repin(pin, saved: wrote) }
         rowCache.removeAll()
         processPendingChanges()
         forgetInsertedAndDeleted()
@@ -80,6 +85,7 @@ extension ManagedContext {
         untouchAll()
         for part in saved { commit(part, everything: true) }
         releaseUnregistered()
+        wrote = true
         guard let summary else { return }
         let notification = ContextNotification(kind: .didSave, changes: summary)
         if !observers.isEmpty { post(notification) }

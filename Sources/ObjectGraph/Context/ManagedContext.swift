@@ -81,6 +81,8 @@ public final class ManagedContext {
     @exclusivity(unchecked) var classByEntity: [ManagedObject.Type?] = []
     /// The context's place among parent and child contexts (see `ManagedContext+Parent.swift`).
     var family = ContextFamily()
+    /// The generation of the stores reads see (`ManagedContext+QueryGenerations.swift`).
+    var queryGenerationState = QueryGenerationState.unpinned
 
     /// Where the context's rows come from and its saves go: its parent, or the coordinator.
     var source: any RowSource {
@@ -306,6 +308,7 @@ public final class ManagedContext {
         }
         _ = registry.removeAll()  // let go here, outside the map
         rowCache.removeAll()
+        advanceQueryGeneration()
         untouchAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()
@@ -331,7 +334,8 @@ public final class ManagedContext {
         let changed = mergeChanges ? object.changedPositions() : []
         let kept = changed.map { ($0, object.slots[$0]) }
         if mergeChanges {
-            guard let row = try source.row(for: object.objectID) else {
+            guard let row = try source.row(for: object.objectID, in: readingGeneration())
+            else {
                 throw ObjectGraphError.objectNotFound(object.objectID)
             }
             // Transient values are not in the store: they stay (after `awakeFromFetch`, as
@@ -484,7 +488,8 @@ extension ManagedContext {
         // A child asks its parent, which may hold the object inserted (by its temporary ID).
         guard family.upstream != nil || !object.objectID.isTemporary else { return [] }
         return try source.relatedIDs(
-            of: object.objectID, entityIndex: object.schema.index, position: position)
+            of: object.objectID, entityIndex: object.schema.index, position: position,
+            in: readingGeneration())
     }
 }
 

@@ -21,43 +21,50 @@ final class ParentContextSource: RowSource {
         try body(parent)
     }
 
-    func answer<Sink: RowSink>(_ query: StoreQuery, decodingInto sink: inout Sink) throws
-        -> StoreCoordinator.QueryAnswer
-    {
+    func answer<Sink: RowSink>(
+        _ query: StoreQuery, in generation: StoreGeneration?, decodingInto sink: inout Sink
+    ) throws -> StoreCoordinator.QueryAnswer {
         .rows(try withParent { try $0.rowsForChild(answering: query) })
     }
 
-    func rows(answering query: StoreQuery) throws -> [StoreRow]? {
+    func rows(answering query: StoreQuery, in generation: StoreGeneration?) throws
+        -> [StoreRow]?
+    {
         try withParent { try $0.rowsForChild(answering: query) }
     }
 
-    func count(_ query: StoreQuery) throws -> Int? {
+    func count(_ query: StoreQuery, in generation: StoreGeneration?) throws -> Int? {
         try withParent { try $0.countForChild(query) }
     }
 
-    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
+    func rows(ofEntities entities: Set<Int>, in generation: StoreGeneration?) throws
+        -> [StoreRow]
+    {
         try withParent { try $0.rowsForChild(ofEntities: entities) }
     }
 
-    func row(for id: ObjectID) throws -> StoreRow? {
+    func row(for id: ObjectID, in generation: StoreGeneration?) throws -> StoreRow? {
         try withParent { try $0.rowForChild(id) }
     }
 
     func rows<Sink: RowSink>(
-        for ids: [ObjectID], inStore storeIdentifier: String, decodingInto sink: inout Sink
+        for ids: [ObjectID], inStore storeIdentifier: String, generation: StoreGeneration?,
+        decodingInto sink: inout Sink
     ) throws -> [StoreRow] {
         try withParent { parent in try ids.compactMap { try parent.rowForChild($0) } }
     }
 
-    /// A parent answers relationship faults one owner at a time (``relatedIDs(of:entityIndex:position:)``).
+    /// A parent answers relationship faults one owner at a time (``relatedIDs(of:entityIndex:position:in:)``).
     func relatedRows<Sink: RowSink>(
         of owners: [ObjectID], inStore storeIdentifier: String, entityIndex: Int, position: Int,
-        decodingInto sink: inout Sink
+        generation: StoreGeneration?, decodingInto sink: inout Sink
     ) throws -> StoreCoordinator.RelatedAnswer {
         .unanswered
     }
 
-    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
+    func relatedIDs(
+        of id: ObjectID, entityIndex: Int, position: Int, in generation: StoreGeneration?
+    ) throws -> [ObjectID] {
         try withParent {
             try $0.relatedIDsForChild(of: id, entityIndex: entityIndex, position: position)
         }

@@ -88,9 +88,9 @@ extension ManagedContext {
     ) throws -> [StoredRowView] {
         // The stores' rows, for a child context too: as in Core Data, dictionary results reflect
         // the persistent store, not the unsaved changes of this context or its parents.
-        let graph = StoredRowGraph(source: coordinator, schema: schema)
+        let graph = try storedRowGraph()
         let query = storeQuery(request, entity: entity, result: .rows, limits: false)
-        if let answered = try coordinator.rows(answering: query) {
+        if let answered = try coordinator.rows(answering: query, in: graph.generation) {
             return answered.map { graph.view(of: $0) }
         }
         return try matchingStoredRows(query, graph: graph)

@@ -99,15 +99,16 @@ extension ManagedContext {
         let ids = owners.map(\.objectID)
         var registrar = RowRegistrar(context: self, groups: ids.count)
         // A root context asks its coordinator directly (the decoding path specialized).
+        let generation = try readingGeneration()
         let answer =
             if let upstream = family.upstream {
                 try upstream.relatedRows(
                     of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
-                    decodingInto: &registrar)
+                    generation: generation, decodingInto: &registrar)
             } else {
                 try coordinator.relatedRows(
                     of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
-                    decodingInto: &registrar)
+                    generation: generation, decodingInto: &registrar)
             }
         var result: [ObjectID: [ManagedObject]] = [:]
         result.reserveCapacity(ids.count)
@@ -138,11 +139,16 @@ extension ManagedContext {
         }
         for (storeID, ids) in byStore {
             var registrar = RowRegistrar(context: self)
+            let generation = try readingGeneration()
             let stored =
                 if let upstream = family.upstream {
-                    try upstream.rows(for: ids, inStore: storeID, decodingInto: &registrar)
+                    try upstream.rows(
+                        for: ids, inStore: storeID, generation: generation,
+                        decodingInto: &registrar)
                 } else {
-                    try coordinator.rows(for: ids, inStore: storeID, decodingInto: &registrar)
+                    try coordinator.rows(
+                        for: ids, inStore: storeID, generation: generation,
+                        decodingInto: &registrar)
                 }
             try registrar.finish()
             for row in stored { _ = materialize(row) }

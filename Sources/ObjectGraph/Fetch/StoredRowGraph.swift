@@ -8,12 +8,15 @@ final class StoredRowGraph {
     /// Where the rows come from: the coordinator (the stores' saved rows), or for a child
     /// context's fetches its parent.
     let source: any RowSource
+    /// The generation read (`nil`: the stores as they are now).
+    let generation: StoreGeneration?
     private let schema: ModelSchema
     private var rows: [ObjectID: StoreRow] = [:]
     private var related: [RelatedKey: [ObjectID]] = [:]
 
-    init(source: any RowSource, schema: ModelSchema) {
+    init(source: any RowSource, generation: StoreGeneration?, schema: ModelSchema) {
         self.source = source
+        self.generation = generation
         self.schema = schema
     }
 
@@ -26,7 +29,7 @@ final class StoredRowGraph {
     /// as nil, as in SQL's LEFT JOIN).
     func view(of id: ObjectID) throws -> StoredRowView? {
         if let row = rows[id] { return StoredRowView(row: row, graph: self) }
-        guard let row = try source.row(for: id) else { return nil }
+        guard let row = try source.row(for: id, in: generation) else { return nil }
         rows[id] = row
         return view(of: row)
     }
@@ -37,7 +40,7 @@ final class StoredRowGraph {
         let key = RelatedKey(id: row.id, position: position)
         if let known = related[key] { return known }
         let ids = try source.relatedIDs(
-            of: row.id, entityIndex: row.entityIndex, position: position)
+            of: row.id, entityIndex: row.entityIndex, position: position, in: generation)
         related[key] = ids
         return ids
     }
@@ -77,4 +80,13 @@ struct StoredRowView: KeyValueReadable {
     }
 
     var predicateObjectID: ObjectID? { row.id }
+}
+
+extension ManagedContext {
+    /// A graph of the saved rows this context reads (its query generation's, when pinned), from
+    /// the stores, or from `source` (a child's parent, for counts a store cannot answer).
+    func storedRowGraph(from source: (any RowSource)? = nil) throws -> StoredRowGraph {
+        StoredRowGraph(
+            source: source ?? coordinator, generation: try readingGeneration(), schema: schema)
+    }
 }
