@@ -22,9 +22,16 @@ extension ManagedContext {
                 return try coordinator.save(changes)
             } catch SaveError.conflicts(let found) {
                 conflicts = found
+            } catch let error as StoreError {
+                guard case .uniqueConstraint = error else { throw error }
+                attempt += 1
+                try resolveStoredCollisions(refusedBy: error, attempt: attempt, &changes)
+                continue
             }
             attempt += 1
-            let rows = try conflicts.map { try coordinator.row(for: $0.objectID) }
+            // Every conflicting row read again in one call per store, not one per conflict.
+            let read = try coordinator.rows(for: conflicts.map(\.objectID))
+            let rows = conflicts.map { read[$0.objectID] }
             let gone = zip(conflicts, rows).contains { conflict, row in
                 row == nil && registry[conflict.objectID]?.deletedFlag == false
             }
@@ -35,10 +42,30 @@ extension ManagedContext {
             }
             for (conflict, row) in zip(conflicts, rows) {
                 guard let object = registry[conflict.objectID] else { continue }
-                resolve(object, against: row)
+                try resolve(object, against: row)
             }
             changes = stillChanged(changes)
         }
+    }
+
+    /// After a store's unique index refused the save (another writer saved the same unique
+    /// values first; the attempt wrote nothing): finds the stored holders now, resolves the
+    /// collisions by the merge policy as before any save (a trump policy merges the insert
+    /// into the stored object, an update then) and rebuilds `changes`.
+    /// - Throws: ``SaveError/constraintConflicts(_:)`` under ``MergePolicy/error``; `error`
+    ///   itself when no collision is found (the index is not one the context checks) or
+    ///   after ``mergeAttempts`` attempts.
+    private func resolveStoredCollisions(
+        refusedBy error: StoreError, attempt: Int, _ changes: inout ChangeSet
+    ) throws {
+        let objects = SaveBatch(touched.values, count: touched.count).objects
+        guard attempt <= Self.mergeAttempts, try resolveConstraintCollisions(objects) else {
+            throw error
+        }
+        forgetInsertedAndDeleted()
+        let batch = SaveBatch(touched.values, count: touched.count)
+        try assignPermanentIDs(batch.inserted)
+        changes = Self.changeSet(of: batch)
     }
 
     /// `conflict` with the changed properties of its object: read, wanted, and now in `row`.
@@ -74,7 +101,7 @@ extension ManagedContext {
 
     /// Merges `row` (the object as stored now; `nil`: gone) into `object` by the merge policy;
     /// the object takes the row's version, so saving it again no longer conflicts.
-    private func resolve(_ object: ManagedObject, against row: StoreRow?) {
+    private func resolve(_ object: ManagedObject, against row: StoreRow?) throws {
         guard let row else {
             // Gone from the store: a deletion is done already; under rollback an update is
             // discarded with the object.
@@ -83,6 +110,7 @@ extension ManagedContext {
             object.deletedFlag = false
             return
         }
+        var undeleted = false
         if object.deletedFlag {
             guard mergePolicy == .rollback else {
                 object.version = row.version
@@ -90,7 +118,9 @@ extension ManagedContext {
             }
             object.deletedFlag = false
             untouch(object)
+            undeleted = true
         }
+
         let schema = object.schema
         let changed = object.changedPositions().filter { !schema.isTransient[$0] }
         let read = changed.map { object.committedSlot(at: $0) }
@@ -130,6 +160,8 @@ extension ManagedContext {
             object.slots[position] = mine[position]
         }
         if !object.hasChangedValues { untouch(object) }
+        // The objects its discarded deletion detached point at it again (as stored now).
+        if undeleted { try reattach(object) }
     }
 
     /// `changes` without the objects whose changes a resolution discarded, each in the list of

@@ -30,9 +30,7 @@ extension ManagedContext {
             throw SaveError.validation(ValidationError(problems: problems))
         }
         // Then uniqueness, as in Core Data: collisions are merged or thrown by the policy.
-        if schema.hasUniquenessConstraints,
-            try resolveConstraintCollisions(batch.objects, inserted: batch.inserted)
-        {
+        if schema.hasUniquenessConstraints, try resolveConstraintCollisions(batch.objects) {
             forgetInsertedAndDeleted()
             batch = SaveBatch(touched.values, count: touched.count)
         }
@@ -43,18 +41,7 @@ extension ManagedContext {
         // From here the change set's lists are the only lists of the objects saved (the
         // batch's is emptied once they are made): the stores write, and the context commits,
         // from them.
-        var changes = ChangeSet(reader: ManagedObjectReader.self)
-        changes.insertedEntries.reserveCapacity(batch.inserted.count)
-        changes.updatedEntries.reserveCapacity(batch.updatedCount)
-        changes.deletedEntries.reserveCapacity(batch.deletedCount)
-        for object in batch.inserted { changes.insertedEntries.append(.object(object)) }
-        for object in batch.saved {
-            if object.deletedFlag {
-                changes.deletedEntries.append(.object(object))
-            } else {
-                changes.updatedEntries.append(.object(object))
-            }
-        }
+        var changes = Self.changeSet(of: batch)
         let transientOnly = batch.transientOnly
         batch = SaveBatch()
         let outcome = try saveResolvingConflicts(&changes)
@@ -71,6 +58,24 @@ extension ManagedContext {
         for part in saved { commit(part, everything: true) }
         releaseUnregistered()
         if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
+    }
+
+    /// The change set writing `batch`: its new objects inserted, its saved ones updated or
+    /// deleted.
+    static func changeSet(of batch: SaveBatch) -> ChangeSet {
+        var changes = ChangeSet(reader: ManagedObjectReader.self)
+        changes.insertedEntries.reserveCapacity(batch.inserted.count)
+        changes.updatedEntries.reserveCapacity(batch.updatedCount)
+        changes.deletedEntries.reserveCapacity(batch.deletedCount)
+        for object in batch.inserted { changes.insertedEntries.append(.object(object)) }
+        for object in batch.saved {
+            if object.deletedFlag {
+                changes.deletedEntries.append(.object(object))
+            } else {
+                changes.updatedEntries.append(.object(object))
+            }
+        }
+        return changes
     }
 
     /// The context's objects in a saved change set (every object of a context's change set is
@@ -93,7 +98,7 @@ extension ManagedContext {
 
     /// Objects inserted and then deleted have nothing to save: they leave the context, neither
     /// inserted nor deleted any more (undoing their deletion brings them back).
-    private func forgetInsertedAndDeleted() {
+    func forgetInsertedAndDeleted() {
         for object in touched.values where object.insertedFlag && object.deletedFlag {
             untouch(object)
             forget(object)

@@ -63,9 +63,4 @@ public enum MergePolicy: Sendable, Hashable, CustomStringConvertible {
         case .rollback: return "NSRollbackMergePolicy"
         }
     }
-
-    /// Whether uniqueness collisions of inserts merge into the existing object.
-    var mergesConstraints: Bool {
-        self == .mergeByPropertyObjectTrump || self == .mergeByPropertyStoreTrump
-    }
 }
