@@ -44,7 +44,8 @@ extension ManagedContext {
                 guard let object = registry[conflict.objectID] else { continue }
                 try resolve(object, against: row)
             }
-            changes = stillChanged(changes)
+            // What is changed now: a merge may have changed related objects too.
+            changes = Self.changeSet(of: SaveBatch(touched.values, count: touched.count))
         }
     }
 
@@ -138,15 +139,12 @@ extension ManagedContext {
         case .mergeByPropertyStoreTrump:
             // Kept where the store still holds what this context read.
             kept = []
-            for (index, position) in changed.enumerated() {
-                let stored = object.slots[position]
-                if case .toManyFault(nil) = stored {
-                    kept.append(position)  // not in the row: the store's side is unknown
-                } else if ManagedObject.same(
-                    stored, read[index], ordered: schema.isOrdered[position])
-                {
-                    kept.append(position)
-                }
+            for (index, position) in changed.enumerated()
+            where ManagedObject.same(
+                try storedSlot(object, at: position), read[index],
+                ordered: schema.isOrdered[position])
+            {
+                kept.append(position)
             }
         case .overwrite:
             kept = (0..<schema.slotCount).filter { position in
@@ -160,25 +158,15 @@ extension ManagedContext {
             object.slots[position] = mine[position]
         }
         if !object.hasChangedValues { untouch(object) }
+        // Relationships this context changed that now hold the store's members: the objects
+        // on their other side follow.
+        let replaced = changed.filter { position in
+            schema.kinds[position] != .attribute && !kept.contains(position)
+                && !ManagedObject.same(
+                    object.slots[position], mine[position], ordered: schema.isOrdered[position])
+        }
+        try reconcileInverses(of: object, at: replaced, mine: mine)
         // The objects its discarded deletion detached point at it again (as stored now).
         if undeleted { try reattach(object) }
-    }
-
-    /// `changes` without the objects whose changes a resolution discarded, each in the list of
-    /// what it is now (a deletion rolled back leaves the deleted list).
-    private func stillChanged(_ changes: ChangeSet) -> ChangeSet {
-        var result = ChangeSet(reader: ManagedObjectReader.self)
-        result.insertedEntries = changes.insertedEntries
-        for entry in changes.updatedEntries + changes.deletedEntries {
-            guard case .object(let any) = entry else { continue }
-            let object = unsafeDowncast(any, to: ManagedObject.self)
-            guard object.context === self else { continue }
-            if object.deletedFlag {
-                result.deletedEntries.append(entry)
-            } else if object.hasPersistentChangedValues {
-                result.updatedEntries.append(entry)
-            }
-        }
-        return result
     }
 }
