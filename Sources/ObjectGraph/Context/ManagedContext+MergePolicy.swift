@@ -1,4 +1,5 @@
-/// Optimistic-locking conflicts resolved by the context's ``ManagedContext/mergePolicy``.
+/// Optimistic-locking conflicts, and unique values another writer saved first, resolved by
+/// the context's ``ManagedContext/mergePolicy``.
 ///
 /// A store finds conflicts before it writes anything (the SQLite store inside its transaction,
 /// which it rolls back), so a conflicting attempt leaves the store as it was. The context then
@@ -9,8 +10,8 @@ extension ManagedContext {
     /// How many times a save is retried when others keep saving the same objects meanwhile.
     static let mergeAttempts = 16
 
-    /// Saves `changes` through the coordinator, resolving optimistic-locking conflicts by the
-    /// merge policy and trying again.
+    /// Saves `changes` through the coordinator, resolving optimistic-locking conflicts and a
+    /// store's unique-index refusals by the merge policy and trying again.
     /// - Throws: ``SaveError/conflicts(_:)`` with every conflict and its properties' values
     ///   under ``MergePolicy/error``, for objects the store no longer has (except under
     ///   ``MergePolicy/rollback``), or after ``mergeAttempts`` attempts.

@@ -6,9 +6,10 @@ extension ManagedContext {
     /// save changes nothing in the stores and the context keeps its changes (and its undo
     /// history), so they can be fixed or undone.
     ///
-    /// Conflicts are resolved by ``mergePolicy``: uniqueness collisions of inserts before
-    /// validation, optimistic-locking conflicts when a store reports them (nothing is written
-    /// by an attempt that conflicts; the save is tried again once they are merged).
+    /// Conflicts are resolved by ``mergePolicy``: uniqueness collisions of inserted and updated
+    /// objects after validation, optimistic-locking conflicts and unique values another writer
+    /// saved first when a store reports them (nothing is written by an attempt that conflicts;
+    /// the save is tried again once they are merged).
     ///
     /// - Throws: ``SaveError`` — validation problems, uniqueness or optimistic-locking
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
