@@ -193,22 +193,37 @@ struct ConstraintPolicyTests {
         let fixture = try Fixture(type)
         defer { TestSupport.removeTemporaryFolder(fixture.folder) }
         let (bob, ann) = try Self.bobTakesAnnsEmail(fixture)
+        let conflicts = Self.expectEmailConflict(
+            saving: fixture.mine, "ann@x", object: bob.objectID, holder: ann.objectID, "\(type)")
+        let text = "\(SaveError.constraintConflicts(conflicts))"
+        #expect(text.contains("Person (email)"))
+        #expect(text.contains("\(bob.objectID)") && text.contains("\(ann.objectID)"))
+        #expect(try Self.stored(fixture)["bob@x"] == ["Bob", "30", "Oslo"])
+        #expect(fixture.mine.hasChanges)
+    }
+
+    /// Saves `context`, expecting one conflict of `object` taking the unique `email` that
+    /// `holder` holds; returns the conflicts thrown.
+    @discardableResult
+    static func expectEmailConflict(
+        saving context: ManagedContext, _ email: String, object: ObjectID, holder: ObjectID,
+        _ label: String
+    ) -> [ConstraintConflict] {
         do {
-            try fixture.mine.save()
-            Issue.record("expected a constraint conflict on \(type)")
+            try context.save()
+            Issue.record("expected a constraint conflict: \(label)")
         } catch SaveError.constraintConflicts(let conflicts) {
             #expect(
                 conflicts == [
                     ConstraintConflict(
-                        entity: "Person", properties: ["email"], values: [.string("ann@x")],
-                        objectID: bob.objectID, conflictingIDs: [ann.objectID])
-                ])
-            let text = "\(SaveError.constraintConflicts(conflicts))"
-            #expect(text.contains("Person (email)"))
-            #expect(text.contains("\(bob.objectID)") && text.contains("\(ann.objectID)"))
+                        entity: "Person", properties: ["email"], values: [.string(email)],
+                        objectID: object, conflictingIDs: [holder])
+                ], "\(label)")
+            return conflicts
+        } catch {
+            Issue.record("expected a constraint conflict, got \(error): \(label)")
         }
-        #expect(try Self.stored(fixture)["bob@x"] == ["Bob", "30", "Oslo"])
-        #expect(fixture.mine.hasChanges)
+        return []
     }
 
     @Test("one save freeing a unique email and inserting it again writes both (SQLite order)")
