@@ -146,23 +146,8 @@ extension ManagedContext {
     }
 
     private func constraintKey(_ row: StoreRow, _ properties: [String]) -> [Value]? {
-        let entity = schema.entities[row.entityIndex]
-        var key: [Value] = []
-        for name in properties {
-            guard let position = entity.positionByName[name], position < row.values.count else {
-                return nil
-            }
-            switch row.values[position] {
-            case .value(let value):
-                if value == .null { return nil }
-                key.append(value)
-            case .toOne(let id):
-                guard let id else { return nil }
-                key.append(.objectID(id))
-            case .toMany:
-                return nil
-            }
+        StoreCoordinator.constraintKey(schema.entities[row.entityIndex], properties) { position in
+            position < row.values.count ? row.values[position] : .value(.null)
         }
-        return key
     }
 }

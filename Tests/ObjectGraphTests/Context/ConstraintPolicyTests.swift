@@ -116,6 +116,33 @@ struct ConstraintPolicyTests {
         }
     }
 
+    @Test(
+        "two contexts on one coordinator insert one unique email: merged, or one conflict",
+        arguments: MergePolicyTests.types)
+    func raceOneCoordinator(type: StoreType) throws {
+        for policy in [MergePolicy.mergeByPropertyObjectTrump, .error] {
+            let fixture = try Fixture(type)
+            defer { TestSupport.removeTemporaryFolder(fixture.folder) }
+            let (mine, theirs, error) = try Self.race(fixture, policy)
+            let people = try Self.stored(fixture)
+            #expect(try fixture.stored("cy@x").map(\.objectID) == [theirs.objectID], "\(type)")
+            if policy == .error {
+                guard case SaveError.constraintConflicts(let conflicts)? = error else {
+                    Issue.record(
+                        "\(type): expected constraint conflicts, got \(String(describing: error))")
+                    continue
+                }
+                #expect(conflicts.map(\.objectID) == [mine.objectID], "\(type)")
+                #expect(people["cy@x"] == ["Cyrus", nil, "Rome"], "\(type)")
+                #expect(people["bob@x"]?[1] == "30", "\(type): nothing written")
+            } else {
+                #expect(error == nil, "\(type): \(String(describing: error))")
+                #expect(people["cy@x"] == ["Cy", "1", "Rome"], "\(type)")
+                #expect(people["bob@x"]?[1] == "44", "\(type)")
+            }
+        }
+    }
+
     @Test("an update racing another coordinator's insert of the same email merges into it")
     func raceUpdate() throws {
         let fixture = try Fixture(.sqlite, separately: true)

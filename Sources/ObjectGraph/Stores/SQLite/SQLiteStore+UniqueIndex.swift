@@ -4,6 +4,9 @@ import SQLiteDatabase
 /// The model's uniqueness constraints behind the file's unique indexes: which one refused a
 /// write, so that a save can name it and resolve it by its merge policy.
 extension SQLiteStore {
+    /// The file's unique indexes refuse values another row holds.
+    var enforcesUniqueness: Bool { true }
+
     /// The entity declaring the uniqueness constraint whose unique index refused a write, and
     /// the constraint's properties, read from SQLite's message
     /// (`UNIQUE constraint failed: ZPERSON.ZEMAIL, ZPERSON.ZTEAM`); `nil` when `error` is no
