@@ -85,8 +85,6 @@ struct IncrementProcessesTests {
                     Report(saved: numbers[0], conflicts: numbers[1], retries: numbers[2]))
             }
         }
-        try? FileManager.default.copyItem(
-            at: store, to: URL(fileURLWithPath: "/tmp/inc/C-\(policy).sqlite"))
         let context = try open(model: model, store: store)
         let counter = try context.fetch(FetchRequest(entityName: "Counter")).first
         return (reports, counter?["value"] as Int64?)

@@ -1,4 +1,5 @@
-/// Optimistic-locking conflicts resolved by the context's ``ManagedContext/mergePolicy``.
+/// Optimistic-locking conflicts, and unique values another writer saved first, resolved by
+/// the context's ``ManagedContext/mergePolicy``.
 ///
 /// A store finds conflicts before it writes anything (the SQLite store inside its transaction,
 /// which it rolls back), so a conflicting attempt leaves the store as it was. The context then
@@ -9,8 +10,8 @@ extension ManagedContext {
     /// How many times a save is retried when others keep saving the same objects meanwhile.
     static let mergeAttempts = 16
 
-    /// Saves `changes` through the coordinator, resolving optimistic-locking conflicts by the
-    /// merge policy and trying again.
+    /// Saves `changes` through the coordinator, resolving optimistic-locking conflicts and a
+    /// store's unique-index refusals by the merge policy and trying again.
     /// - Throws: ``SaveError/conflicts(_:)`` with every conflict and its properties' values
     ///   under ``MergePolicy/error``, for objects the store no longer has (except under
     ///   ``MergePolicy/rollback``), or after ``mergeAttempts`` attempts.
@@ -22,9 +23,16 @@ extension ManagedContext {
                 return try source.save(changes, from: self)
             } catch SaveError.conflicts(let found) {
                 conflicts = found
+            } catch let error as StoreError {
+                guard case .uniqueConstraint = error else { throw error }
+                attempt += 1
+                try resolveStoredCollisions(refusedBy: error, attempt: attempt, &changes)
+                continue
             }
             attempt += 1
-            let rows = try conflicts.map { try source.row(for: $0.objectID, in: nil) }
+            // Every conflicting row read again in one call per store, not one per conflict.
+            let read = try source.rows(for: conflicts.map(\.objectID), in: nil)
+            let rows = conflicts.map { read[$0.objectID] }
             let gone = zip(conflicts, rows).contains { conflict, row in
                 row == nil && registry[conflict.objectID]?.deletedFlag == false
             }
@@ -35,10 +43,31 @@ extension ManagedContext {
             }
             for (conflict, row) in zip(conflicts, rows) {
                 guard let object = registry[conflict.objectID] else { continue }
-                resolve(object, against: row)
+                try resolve(object, against: row)
             }
-            changes = stillChanged(changes)
+            // What is changed now: a merge may have changed related objects too.
+            changes = Self.changeSet(of: SaveBatch(touched.values, count: touched.count))
         }
+    }
+
+    /// After a store's unique index refused the save (another writer saved the same unique
+    /// values first; the attempt wrote nothing): finds the stored holders now, resolves the
+    /// collisions by the merge policy as before any save (a trump policy merges the insert
+    /// into the stored object, an update then) and rebuilds `changes`.
+    /// - Throws: ``SaveError/constraintConflicts(_:)`` under ``MergePolicy/error``; `error`
+    ///   itself when no collision is found (the index is not one the context checks) or
+    ///   after ``mergeAttempts`` attempts.
+    private func resolveStoredCollisions(
+        refusedBy error: StoreError, attempt: Int, _ changes: inout ChangeSet
+    ) throws {
+        let objects = SaveBatch(touched.values, count: touched.count).objects
+        guard attempt <= Self.mergeAttempts, try resolveConstraintCollisions(objects) else {
+            throw error
+        }
+        forgetInsertedAndDeleted()
+        let batch = SaveBatch(touched.values, count: touched.count)
+        try assignPermanentIDs(batch.inserted)
+        changes = Self.changeSet(of: batch)
     }
 
     /// `conflict` with the changed properties of its object: read, wanted, and now in `row`.
@@ -74,7 +103,7 @@ extension ManagedContext {
 
     /// Merges `row` (the object as stored now; `nil`: gone) into `object` by the merge policy;
     /// the object takes the row's version, so saving it again no longer conflicts.
-    private func resolve(_ object: ManagedObject, against row: StoreRow?) {
+    private func resolve(_ object: ManagedObject, against row: StoreRow?) throws {
         guard let row else {
             // Gone from the store: a deletion is done already; under rollback an update is
             // discarded with the object.
@@ -83,6 +112,7 @@ extension ManagedContext {
             object.deletedFlag = false
             return
         }
+        var undeleted = false
         if object.deletedFlag {
             guard mergePolicy == .rollback else {
                 object.version = row.version
@@ -90,7 +120,9 @@ extension ManagedContext {
             }
             object.deletedFlag = false
             untouch(object)
+            undeleted = true
         }
+
         let schema = object.schema
         let changed = object.changedPositions().filter { !schema.isTransient[$0] }
         let read = changed.map { object.committedSlot(at: $0) }
@@ -108,15 +140,12 @@ extension ManagedContext {
         case .mergeByPropertyStoreTrump:
             // Kept where the store still holds what this context read.
             kept = []
-            for (index, position) in changed.enumerated() {
-                let stored = object.slots[position]
-                if case .toManyFault(nil) = stored {
-                    kept.append(position)  // not in the row: the store's side is unknown
-                } else if ManagedObject.same(
-                    stored, read[index], ordered: schema.isOrdered[position])
-                {
-                    kept.append(position)
-                }
+            for (index, position) in changed.enumerated()
+            where ManagedObject.same(
+                try storedSlot(object, at: position), read[index],
+                ordered: schema.isOrdered[position])
+            {
+                kept.append(position)
             }
         case .overwrite:
             kept = (0..<schema.slotCount).filter { position in
@@ -130,23 +159,15 @@ extension ManagedContext {
             object.slots[position] = mine[position]
         }
         if !object.hasChangedValues { untouch(object) }
-    }
-
-    /// `changes` without the objects whose changes a resolution discarded, each in the list of
-    /// what it is now (a deletion rolled back leaves the deleted list).
-    private func stillChanged(_ changes: ChangeSet) -> ChangeSet {
-        var result = ChangeSet(reader: ManagedObjectReader.self)
-        result.insertedEntries = changes.insertedEntries
-        for entry in changes.updatedEntries + changes.deletedEntries {
-            guard case .object(let any) = entry else { continue }
-            let object = unsafeDowncast(any, to: ManagedObject.self)
-            guard object.context === self else { continue }
-            if object.deletedFlag {
-                result.deletedEntries.append(entry)
-            } else if object.hasPersistentChangedValues {
-                result.updatedEntries.append(entry)
-            }
+        // Relationships this context changed that now hold the store's members: the objects
+        // on their other side follow.
+        let replaced = changed.filter { position in
+            schema.kinds[position] != .attribute && !kept.contains(position)
+                && !ManagedObject.same(
+                    object.slots[position], mine[position], ordered: schema.isOrdered[position])
         }
-        return result
+        try reconcileInverses(of: object, at: replaced, mine: mine)
+        // The objects its discarded deletion detached point at it again (as stored now).
+        if undeleted { try reattach(object) }
     }
 }

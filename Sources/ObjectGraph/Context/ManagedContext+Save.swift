@@ -6,9 +6,10 @@ extension ManagedContext {
     /// save changes nothing in the stores and the context keeps its changes (and its undo
     /// history), so they can be fixed or undone.
     ///
-    /// Conflicts are resolved by ``mergePolicy``: uniqueness collisions of inserts before
-    /// validation, optimistic-locking conflicts when a store reports them (nothing is written
-    /// by an attempt that conflicts; the save is tried again once they are merged).
+    /// Conflicts are resolved by ``mergePolicy``: uniqueness collisions of inserted and updated
+    /// objects after validation, optimistic-locking conflicts and unique values another writer
+    /// saved first when a store reports them (nothing is written by an attempt that conflicts;
+    /// the save is tried again once they are merged).
     ///
     /// - Throws: ``SaveError`` — validation problems, uniqueness or optimistic-locking
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
@@ -37,7 +38,7 @@ extension ManagedContext {
         // Then uniqueness, as in Core Data: collisions are merged or thrown by the policy.
         // (Constraints are the store's: a child's save into its parent does not check them.)
         if schema.hasUniquenessConstraints, family.upstream == nil,
-            try resolveConstraintCollisions(batch.objects, inserted: batch.inserted)
+            try resolveConstraintCollisions(batch.objects)
         {
             forgetInsertedAndDeleted()
             batch = SaveBatch(touched.values, count: touched.count)
@@ -57,18 +58,7 @@ extension ManagedContext {
         // From here the change set's lists are the only lists of the objects saved (the
         // batch's is emptied once they are made): the stores write, and the context commits,
         // from them.
-        var changes = ChangeSet(reader: ManagedObjectReader.self)
-        changes.insertedEntries.reserveCapacity(batch.inserted.count)
-        changes.updatedEntries.reserveCapacity(batch.updatedCount)
-        changes.deletedEntries.reserveCapacity(batch.deletedCount)
-        for object in batch.inserted { changes.insertedEntries.append(.object(object)) }
-        for object in batch.saved {
-            if object.deletedFlag {
-                changes.deletedEntries.append(.object(object))
-            } else {
-                changes.updatedEntries.append(.object(object))
-            }
-        }
+        var changes = Self.changeSet(of: batch)
         let transientOnly = batch.transientOnly
         batch = SaveBatch()
         let outcome = try saveResolvingConflicts(&changes)
@@ -93,6 +83,24 @@ extension ManagedContext {
         family.upstream?.childDidSave(notification, from: self)
     }
 
+    /// The change set writing `batch`: its new objects inserted, its saved ones updated or
+    /// deleted.
+    static func changeSet(of batch: SaveBatch) -> ChangeSet {
+        var changes = ChangeSet(reader: ManagedObjectReader.self)
+        changes.insertedEntries.reserveCapacity(batch.inserted.count)
+        changes.updatedEntries.reserveCapacity(batch.updatedCount)
+        changes.deletedEntries.reserveCapacity(batch.deletedCount)
+        for object in batch.inserted { changes.insertedEntries.append(.object(object)) }
+        for object in batch.saved {
+            if object.deletedFlag {
+                changes.deletedEntries.append(.object(object))
+            } else {
+                changes.updatedEntries.append(.object(object))
+            }
+        }
+        return changes
+    }
+
     /// The context's objects in a saved change set (every object of a context's change set is
     /// one of its managed objects: ``ManagedObjectReader`` reads them as such).
     private static func objects(of changes: ChangeSet) -> some Sequence<ManagedObject> {
@@ -113,7 +121,7 @@ extension ManagedContext {
 
     /// Objects inserted and then deleted have nothing to save: they leave the context, neither
     /// inserted nor deleted any more (undoing their deletion brings them back).
-    private func forgetInsertedAndDeleted() {
+    func forgetInsertedAndDeleted() {
         for object in touched.values where object.insertedFlag && object.deletedFlag {
             untouch(object)
             forget(object)

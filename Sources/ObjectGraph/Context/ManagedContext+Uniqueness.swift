@@ -60,8 +60,14 @@ extension ManagedContext {
                 holders[key, default: []].append(object.objectID)
             }
         }
+        // Only objects taking the values in this save can newly collide (an object keeping
+        // its stored values is a holder, found from the other side): no store query for an
+        // update that leaves the constraint alone.
+        let taking = changed.filter { object in
+            familyIndexes.contains(object.schema.index) && takesValues(object, properties)
+        }
         var scanned = false
-        for object in changed where familyIndexes.contains(object.schema.index) {
+        for object in taking {
             guard let key = constraintKey(object, properties) else { continue }
             if let ids = storeIDs(matching: key, properties, declaring: declaring, familyIndexes) {
                 for id in ids where !live.contains(id) { holders[key, default: []].append(id) }
@@ -76,7 +82,7 @@ extension ManagedContext {
             }
         }
         var collisions: [ConstraintCollision] = []
-        for object in changed where familyIndexes.contains(object.schema.index) {
+        for object in taking {
             guard let key = constraintKey(object, properties),
                 let others = holders[key]?.filter({ $0 != object.objectID }), !others.isEmpty
             else { continue }
@@ -86,6 +92,16 @@ extension ManagedContext {
                     others: others))
         }
         return collisions
+    }
+
+    /// Whether `object` takes the values of the constraint `properties` in this save: it is
+    /// inserted, or one of them changed.
+    func takesValues(_ object: ManagedObject, _ properties: [String]) -> Bool {
+        if object.insertedFlag { return true }
+        let changed = object.changedPositions()
+        return properties.contains { name in
+            object.schema.positionByName[name].map(changed.contains) ?? false
+        }
     }
 
     /// The IDs of stored objects holding `key`, asked of the store as a query; `nil` when the
@@ -108,7 +124,7 @@ extension ManagedContext {
     }
 
     /// The constraint's values for a live object; `nil` when one is nil (never a conflict).
-    private func constraintKey(_ object: ManagedObject, _ properties: [String]) -> [Value]? {
+    func constraintKey(_ object: ManagedObject, _ properties: [String]) -> [Value]? {
         var key: [Value] = []
         for name in properties {
             guard let position = object.schema.positionByName[name] else { return nil }
@@ -130,23 +146,8 @@ extension ManagedContext {
     }
 
     private func constraintKey(_ row: StoreRow, _ properties: [String]) -> [Value]? {
-        let entity = schema.entities[row.entityIndex]
-        var key: [Value] = []
-        for name in properties {
-            guard let position = entity.positionByName[name], position < row.values.count else {
-                return nil
-            }
-            switch row.values[position] {
-            case .value(let value):
-                if value == .null { return nil }
-                key.append(value)
-            case .toOne(let id):
-                guard let id else { return nil }
-                key.append(.objectID(id))
-            case .toMany:
-                return nil
-            }
+        StoreCoordinator.constraintKey(schema.entities[row.entityIndex], properties) { position in
+            position < row.values.count ? row.values[position] : .value(.null)
         }
-        return key
     }
 }

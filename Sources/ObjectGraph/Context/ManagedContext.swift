@@ -330,31 +330,9 @@ public final class ManagedContext {
             turnIntoFault(object)
             return
         }
+        if mergeChanges { return try refreshMerging([object]) }
         noteRefreshed(object)
-        let changed = mergeChanges ? object.changedPositions() : []
-        let kept = changed.map { ($0, object.slots[$0]) }
-        if mergeChanges {
-            guard let row = try source.row(for: object.objectID, in: readingGeneration())
-            else {
-                throw ObjectGraphError.objectNotFound(object.objectID)
-            }
-            // Transient values are not in the store: they stay (after `awakeFromFetch`, as
-            // in Core Data, so the hook sees the stored values).
-            var transient: [(Int, Slot)] = []
-            if object.state == .loaded {
-                for (position, isTransient) in object.schema.isTransient.enumerated()
-                where isTransient {
-                    transient.append((position, object.slots[position]))
-                }
-            }
-            load(row, into: object)
-            object.awakeFromFetch()
-            for (position, slot) in transient { object.slots[position] = slot }
-            for (position, slot) in kept {
-                object.rememberOriginal(at: position)
-                object.slots[position] = slot
-            }
-        } else if object.state == .loaded {
+        if object.state == .loaded {
             turnIntoFault(object)
         } else {
             untouch(object)
@@ -388,9 +366,15 @@ public final class ManagedContext {
     /// - Throws: ``ObjectGraphError/objectNotFound(_:)`` or a store error when a changed
     ///   object cannot be read again; the objects refreshed before it stay refreshed.
     public func refreshAllObjects() throws {
+        var changed: [ManagedObject] = []
         for object in registry.values where object.state == .loaded && !object.insertedFlag {
-            try refresh(object, mergeChanges: object.hasChanges)
+            if object.hasChanges {
+                changed.append(object)
+            } else {
+                try refresh(object, mergeChanges: false)
+            }
         }
+        try refreshMerging(changed)  // their rows read together
     }
 
     /// Gives inserted objects their permanent IDs now, before saving. In a child context they

@@ -47,6 +47,16 @@ final class ParentContextSource: RowSource {
         try withParent { try $0.rowForChild(id) }
     }
 
+    func rows(for ids: [ObjectID], in generation: StoreGeneration?) throws
+        -> [ObjectID: StoreRow]
+    {
+        try withParent { parent in
+            var rows: [ObjectID: StoreRow] = [:]
+            for id in ids { rows[id] = try parent.rowForChild(id) }
+            return rows
+        }
+    }
+
     func rows<Sink: RowSink>(
         for ids: [ObjectID], inStore storeIdentifier: String, generation: StoreGeneration?,
         decodingInto sink: inout Sink

@@ -27,6 +27,9 @@ protocol RowSource: AnyObject {
     /// Every row of the entities (by index).
     func rows(ofEntities entities: Set<Int>, in generation: StoreGeneration?) throws
         -> [StoreRow]
+    /// The rows of `ids` the source has, by ID (one read per store, not one per object).
+    func rows(for ids: [ObjectID], in generation: StoreGeneration?) throws
+        -> [ObjectID: StoreRow]
     /// The row of `id`; `nil` when the source has none (or, for a parent, deleted it).
     func row(for id: ObjectID, in generation: StoreGeneration?) throws -> StoreRow?
     /// The rows of `ids` (all of the store `storeIdentifier`): decoded into `sink` when the

@@ -11,7 +11,10 @@ public enum ConflictSource: Sendable, Hashable {
 /// it wants to save, and the value the other side (store or parent) holds now.
 ///
 /// Attributes give their values; to-one relationships the target's ``Value/objectID(_:)``
-/// (``Value/null`` when empty). To-many relationships are not listed (a `Value` holds no list).
+/// (``Value/null`` when empty). To-many relationships are not listed, as in Core Data, whose
+/// `NSMergeConflict` snapshots hold attributes and to-one relationships only (read a to-many
+/// relationship's stored members from the store when needed); the merge policies still merge
+/// them, relationship by relationship.
 public struct PropertyConflict: Sendable, Hashable, CustomStringConvertible {
     /// The property's name.
     public var property: String
@@ -37,8 +40,9 @@ public struct PropertyConflict: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// An inserted object whose uniquely constrained values another object holds (Core Data's
-/// `NSConstraintConflict`), reported under ``MergePolicy/error``.
+/// An object taking uniquely constrained values another object holds — inserted with them or
+/// updated to them (Core Data's `NSConstraintConflict`), reported under ``MergePolicy/error``:
+/// the constraint, the values, the object and the objects holding them.
 public struct ConstraintConflict: Sendable, Hashable, CustomStringConvertible {
     /// The entity declaring the constraint.
     public var entity: String
@@ -48,7 +52,7 @@ public struct ConstraintConflict: Sendable, Hashable, CustomStringConvertible {
     public var values: [Value]
     /// The object being saved.
     public var objectID: ObjectID
-    /// The objects holding the values already (stored, or inserted in the same save).
+    /// The objects holding the values already (stored, or taking them in the same save).
     public var conflictingIDs: [ObjectID]
 
     /// Creates a record.

@@ -130,6 +130,10 @@ protocol PersistentStore: AnyObject {
     var rowDecoding: (any RowDecodingStore)? { get }
     /// The store as a ``SQLQueryingStore``, when it answers queries in SQL.
     var sqlQuerying: (any SQLQueryingStore)? { get }
+    /// Whether the store refuses rows breaking a uniqueness constraint itself (a unique
+    /// index), throwing ``StoreError/uniqueConstraint(path:entity:properties:)``; otherwise
+    /// the coordinator checks them before the store writes.
+    var enforcesUniqueness: Bool { get }
 }
 
 extension PersistentStore {

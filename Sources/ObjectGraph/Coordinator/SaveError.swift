@@ -7,8 +7,10 @@ public enum SaveError: Error, Sendable, CustomStringConvertible {
     /// Rows were changed by someone else since they were read (optimistic locking): every
     /// conflict, each with its changed properties' values (read, wanted, now stored).
     case conflicts([SaveConflict])
-    /// Inserted objects hold uniquely constrained values that other objects hold (under
-    /// ``MergePolicy/error``; the trump policies merge them instead).
+    /// Inserted or updated objects take uniquely constrained values that other objects hold
+    /// (under ``MergePolicy/error``; the other policies resolve them), found before the save
+    /// or by the store's unique index when another writer saved the values first: nothing of
+    /// the save is written.
     case constraintConflicts([ConstraintConflict])
     /// Some stores saved and one failed: `saved` lists the stores whose changes are written.
     case partial(saved: [StoreDescription], failed: StoreDescription, error: String)

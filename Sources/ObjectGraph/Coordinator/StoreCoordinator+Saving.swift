@@ -23,6 +23,9 @@ extension StoreCoordinator {
                 conflicts += try store.conflicts(in: part)
             }
             guard conflicts.isEmpty else { throw SaveError.conflicts(conflicts) }
+            for (store, part) in plan.work {
+                try Self.checkUniqueness(part, in: store, schema: schema)
+            }
             var saved: [StoreDescription] = []
             for (index, (store, part)) in plan.work.enumerated() {
                 do {

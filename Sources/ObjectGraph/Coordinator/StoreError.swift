@@ -20,8 +20,13 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another process replaced the file since this store read it; saving would overwrite its
     /// changes.
     case fileChanged(path: String)
-    /// A uniqueness constraint of the file rejected values.
+    /// A constraint of the file rejected values (SQLite's message, with the SQL).
     case constraintConflict(path: String, message: String)
+    /// The unique index of a model's uniqueness constraint rejected values: another writer
+    /// (another coordinator, another process) saved them first. A context's save catches it,
+    /// reads the stored holder and resolves the collision by its merge policy
+    /// (``SaveError/constraintConflicts(_:)`` under ``MergePolicy/error``).
+    case uniqueConstraint(path: String, entity: String, properties: [String])
     /// The store could not be written (a value or row the file format cannot hold, or the file
     /// system refused); nothing of the save was written.
     case cannotWrite(path: String, reason: String)
@@ -47,6 +52,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "the save was not written (reopen the store and try again)"
         case .constraintConflict(let path, let message):
             return "\(path): a uniqueness constraint rejected the save: \(message)"
+        case .uniqueConstraint(let path, let entity, let properties):
+            return "\(path): the uniqueness constraint \(entity) ("
+                + properties.joined(separator: ", ") + ") rejected the save: another "
+                + "writer saved the same values first"
         case .cannotWrite(let path, let reason):
             return "\(path): cannot write the store: \(reason)"
         case .queryGenerationsNeedWAL(let path, let journalMode):

@@ -20,8 +20,9 @@ extension ManagedContext {
         let idsOnly = batched || (!request.includesPropertyValues && noPrefetch)
         let heldLoaded = request.shouldRefreshRefetchedObjects ? loadedObjectIDs() : []
         let objects = try matchingObjects(request, result: idsOnly ? .ids : .rows)
-        for object in objects where heldLoaded.contains(object.objectID) {
-            try refresh(object, mergeChanges: true)
+        if !heldLoaded.isEmpty {
+            // Their rows read again together, not one read per object.
+            try refreshMerging(objects.filter { heldLoaded.contains($0.objectID) })
         }
         if batched {
             let faults = objects.filter { $0.state == .fault }.map(\.objectID)

@@ -28,6 +28,10 @@ import ObjectGraph
 /// } while !written
 /// ```
 ///
+/// Each increment may take at most `--max-attempts` saves (1,000 unless given); then the
+/// command stops with an error naming the increment, instead of looping for ever (a counter
+/// another writer keeps winning, or whose saves write nothing).
+///
 /// Under `error` every conflicting save throws ``SaveError/conflicts(_:)``; the command
 /// counts it, reads the counter again (``ManagedContext/refresh(_:mergeChanges:)`` with
 /// `false`, dropping the increment) and goes on to the next increment. It prints
@@ -41,7 +45,7 @@ struct IncrementCommand: Command {
 
         USAGE: objectgraph _increment --model <model> --store <file> [--times N]
                                       [--policy storeTrump|error] [--start-after <file>]
-                                      [--pause-ms N]
+                                      [--pause-ms N] [--max-attempts N]
 
         OPTIONS:
           --model <model>        A model with Counter(value: Integer 64).
@@ -52,6 +56,8 @@ struct IncrementCommand: Command {
           --start-after <file>   Wait (up to 30 s) until this file exists before the first
                                  increment (after opening the store).
           --pause-ms N           Milliseconds to wait after each increment (default 0).
+          --max-attempts N       Saves one increment may take under storeTrump before the
+                                 command gives up with an error (default 1000).
 
         Prints "saved S conflicts C retries R" when done.
 
@@ -66,6 +72,7 @@ struct IncrementCommand: Command {
             guard
                 [
                     "--model", "--store", "--times", "--policy", "--start-after", "--pause-ms",
+                    "--max-attempts",
                 ].contains(argument),
                 index < arguments.count
             else {
@@ -80,11 +87,13 @@ struct IncrementCommand: Command {
         guard let modelPath = options["--model"], let storePath = options["--store"],
             let times = Int(options["--times"] ?? "50"), times >= 0,
             let policy = policies[options["--policy"] ?? "storeTrump"],
-            let pause = Double(options["--pause-ms"] ?? "0"), pause >= 0, pause <= 1000
+            let pause = Double(options["--pause-ms"] ?? "0"), pause >= 0, pause <= 1000,
+            let attempts = Int(options["--max-attempts"] ?? "\(defaultMaxAttempts)"),
+            attempts >= 1
         else {
             return usageError(
-                "expected --model, --store, numeric --times and --pause-ms (0-1000), "
-                    + "--policy storeTrump or error",
+                "expected --model, --store, numeric --times, --pause-ms (0-1000) and "
+                    + "--max-attempts (1 or more), --policy storeTrump or error",
                 io: io)
         }
         do {
@@ -105,7 +114,7 @@ struct IncrementCommand: Command {
                 io.writeError("error: '\(gate)' did not appear within 30 seconds\n")
                 return ExitStatus.usage
             }
-            var tally = Tally(pause: pause / 1000)
+            var tally = Tally(pause: pause / 1000, maxAttempts: attempts)
             if policy == .error {
                 try incrementReportingConflicts(counter, in: context, times: times, &tally)
             } else {
@@ -126,6 +135,8 @@ struct IncrementCommand: Command {
         var retries = 0
         /// Seconds to wait after each increment is saved (so that processes interleave).
         var pause: TimeInterval = 0
+        /// Saves one increment may take before the run gives up.
+        var maxAttempts = IncrementCommand.defaultMaxAttempts
 
         /// Waits the pause (after an increment).
         func rest() {
@@ -143,8 +154,13 @@ struct IncrementCommand: Command {
             if note.kind == .didSave { written = note.changes.updated.contains(counter.objectID) }
         }
         defer { observation.cancel() }
-        for _ in 0..<times {
+        for increment in 0..<times {
+            var attempts = 0
             while true {
+                guard attempts < tally.maxAttempts else {
+                    throw GaveUp(increment: increment + 1, times: times, attempts: attempts)
+                }
+                attempts += 1
                 written = false
                 let value = counter["value"] as Int64? ?? 0
                 try counter.set(value + 1, for: "value")
@@ -162,6 +178,25 @@ struct IncrementCommand: Command {
             }
             tally.saved += 1
             tally.rest()
+        }
+    }
+
+    /// Saves one increment may take before the command gives up.
+    static let defaultMaxAttempts = 1_000
+
+    /// An increment no save wrote within the attempts allowed.
+    struct GaveUp: Error, CustomStringConvertible {
+        /// Which increment (1-based) and of how many.
+        let increment: Int
+        let times: Int
+        /// How many saves were tried for it.
+        let attempts: Int
+
+        /// What happened, and the likely causes.
+        var description: String {
+            "increment \(increment) of \(times) was not written after \(attempts) attempts: "
+                + "every save lost to another writer's value of the counter, or wrote nothing "
+                + "for it (is Counter.value transient?); giving up"
         }
     }
 

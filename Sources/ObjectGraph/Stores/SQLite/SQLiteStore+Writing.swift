@@ -199,8 +199,27 @@ extension SQLiteStore {
             try database.inTransaction(.immediate) { db in
                 var writer = RowWriter(db: db)
                 var conflicts: [SaveConflict] = []
-                for position in inserted.indices {
-                    try insert(inserted[position], &writer)
+                // Deletions, then updates, then inserts: a value a row gives up (deleted, or
+                // changed) is free for the rows written after it, under a unique index too.
+                for row in deleted {
+                    let id = row.id
+                    let version = row.version
+                    guard case .permanent(let pk) = id.key else { continue }
+                    let plan = writePlan(for: row.entityIndex)
+                    writer.values.append(.integer(pk))
+                    writer.values.append(.integer(version))
+                    try writer.run(
+                        writer.deleteStatement(for: row.entityIndex, sql: plan.deleteSQL))
+                    if db.changes == 0 {
+                        conflicts.append(
+                            SaveConflict(objectID: id, expectedVersion: version, storeVersion: 0))
+                    }
+                    for join in plan.joins {
+                        try db.cachedStatement(
+                            sql:
+                                "DELETE FROM \(quoteIdentifier(join.table)) WHERE \(quoteIdentifier(join.owner)) = ?"
+                        ).execute(arguments: [pk])
+                    }
                 }
                 if !updatedPlans.contains(where: \.hasUniqueIndex) {
                     // No unique index to trip over: no savepoint either (a savepoint makes
@@ -219,35 +238,19 @@ extension SQLiteStore {
                         conflicts += try update(updated, &writer)
                     }
                 }
+                // A conflict stops the save before the inserts: its merge may change them.
+                if !conflicts.isEmpty {
+                    throw SaveError.conflicts(try withStoreVersions(conflicts, db))
+                }
+                for position in inserted.indices {
+                    try insert(inserted[position], &writer)
+                }
                 if insertedPlans.contains(where: \.writesLinks) {
                     for row in inserted { try writeRelationships(row, db) }
                 }
                 if updatedPlans.contains(where: \.writesLinks) {
                     for row in updated { try writeRelationships(row, db) }
                 }
-                for row in deleted {
-                    let id = row.id
-                    let version = row.version
-                    guard case .permanent(let pk) = id.key else { continue }
-                    let plan = writePlan(for: row.entityIndex)
-                    writer.values.append(.integer(pk))
-                    writer.values.append(.integer(version))
-                    try writer.run(
-                        writer.deleteStatement(for: row.entityIndex, sql: plan.deleteSQL))
-                    if db.changes == 0 {
-                        conflicts.append(
-                            SaveConflict(
-                                objectID: id, expectedVersion: version,
-                                storeVersion: try currentVersion(of: id) ?? 0))
-                    }
-                    for join in plan.joins {
-                        try db.cachedStatement(
-                            sql:
-                                "DELETE FROM \(quoteIdentifier(join.table)) WHERE \(quoteIdentifier(join.owner)) = ?"
-                        ).execute(arguments: [pk])
-                    }
-                }
-                if !conflicts.isEmpty { throw SaveError.conflicts(conflicts) }
             }
         }
     }
@@ -313,9 +316,47 @@ extension SQLiteStore {
         writer.values.append(.integer(row.version))
         try writer.run(statement)
         guard writer.db.changes == 0 else { return nil }
-        return SaveConflict(
-            objectID: row.id, expectedVersion: row.version,
-            storeVersion: try currentVersion(of: row.id) ?? 0)
+        // The store's version is read with the others' (``withStoreVersions(_:_:)``).
+        return SaveConflict(objectID: row.id, expectedVersion: row.version, storeVersion: 0)
+    }
+
+    /// `conflicts` with the versions their rows have now (0: deleted), read in one query per
+    /// table and few hundred rows, not one per conflict.
+    private func withStoreVersions(_ conflicts: [SaveConflict], _ db: Database) throws
+        -> [SaveConflict]
+    {
+        var byTable: [String: [Int64]] = [:]
+        for conflict in conflicts {
+            guard case .permanent(let pk) = conflict.objectID.key,
+                let entity = schema.entity(named: conflict.objectID.entityName)
+            else { continue }
+            byTable[entityLayouts[entity.index].tableName, default: []].append(pk)
+        }
+        var versions: [String: [Int64: Int64]] = [:]
+        for (table, keys) in byTable {
+            for start in stride(from: 0, to: keys.count, by: Self.batchSize) {
+                let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let cursor = try db.makeCursor(
+                    sql: "SELECT Z_PK, COALESCE(Z_OPT, 0) FROM \(quoteIdentifier(table))"
+                        + " WHERE Z_PK IN (\(marks))",
+                    arguments: StatementArguments(chunk))
+                while try cursor.step() {
+                    versions[table, default: [:]][try cursor.int64(at: 0)] =
+                        try cursor.int64(at: 1)
+                }
+            }
+        }
+        return conflicts.map { conflict in
+            var result = conflict
+            if case .permanent(let pk) = conflict.objectID.key,
+                let entity = schema.entity(named: conflict.objectID.entityName)
+            {
+                result.storeVersion =
+                    versions[entityLayouts[entity.index].tableName]?[pk] ?? 0
+            }
+            return result
+        }
     }
 
     /// Whether every string of `row` is NFC (ASCII always is).
@@ -366,16 +407,6 @@ extension SQLiteStore {
                     "UPDATE \(quoteIdentifier(table)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?",
                 arguments: [pk])
         }
-    }
-
-    private func currentVersion(of id: ObjectID) throws -> Int64? {
-        guard case .permanent(let pk) = id.key, let entity = schema.entity(named: id.entityName)
-        else { return nil }
-        let table = entityLayouts[entity.index].tableName
-        return try database.fetchValue(
-            Int64.self,
-            sql: "SELECT COALESCE(Z_OPT, 0) FROM \(quoteIdentifier(table)) WHERE Z_PK = ?",
-            arguments: [pk])
     }
 
     /// Rewrites `row`'s join-table rows and the order keys of its ordered relationships.

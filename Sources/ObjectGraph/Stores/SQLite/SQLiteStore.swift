@@ -252,6 +252,10 @@ final class SQLiteStore: PersistentStore {
         do {
             return try body()
         } catch let error as DatabaseError {
+            if let (entity, properties) = uniquenessConstraint(refusing: error) {
+                throw StoreError.uniqueConstraint(
+                    path: path, entity: entity, properties: properties)
+            }
             if error.resultCode == .constraint {
                 throw StoreError.constraintConflict(path: path, message: error.description)
             }
