@@ -14,6 +14,7 @@ extension ManagedContext {
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
     ///   save, when several stores take part).
     public func save() throws {
+        checkQueue("save")
         rowCache.removeAll()
         processPendingChanges()
         forgetInsertedAndDeleted()
@@ -64,13 +65,17 @@ extension ManagedContext {
             throw failure
         }
         let summary =
-            observers.isEmpty ? nil : changeSummary(saved.lazy.flatMap(Self.objects(of:)))
+            wantsDidSave ? changeSummary(saved.lazy.flatMap(Self.objects(of:))) : nil
         // Cleared first: what `didSave` hooks change is a new change.
         commitTransientChanges(transientOnly)
         untouchAll()
         for part in saved { commit(part, everything: true) }
         releaseUnregistered()
-        if let summary { post(ContextNotification(kind: .didSave, changes: summary)) }
+        if let summary {
+            let notification = ContextNotification(kind: .didSave, changes: summary)
+            post(notification)
+            broadcastSave(notification)
+        }
     }
 
     /// The context's objects in a saved change set (every object of a context's change set is
