@@ -17,7 +17,7 @@ public struct ConcurrencyViolation: Sendable, Hashable, CustomStringConvertible 
     public let contextAddress: UInt
     /// What was asked of the context (`"insert"`, `"fetch"`, `"save"`, `"property read"`, …).
     public let operation: String
-    /// The thread that asked: its name when it has one, else `main` or its pthread handle.
+    /// The thread that asked: `main`, or its pthread handle and name (`0x7f3a… "importer"`).
     public let thread: String
 
     /// Describes the violation in one line, naming the context and the thread.
@@ -68,19 +68,18 @@ public enum ConcurrencyDebugging {
         violationHandler(violation)
     }
 
-    /// The current thread, as a violation names it.
+    /// The current thread, as a violation names it: `main`, or its pthread handle and, when it
+    /// has one, its name (`0x7f3a… "importer"`).
     static func currentThreadDescription() -> String {
         if Thread.isMainThread { return "main" }
-        if let name = Thread.current.name, !name.isEmpty { return name }
-        return "0x" + String(pthreadHandle(), radix: 16)
-    }
-
-    private static func pthreadHandle() -> UInt {
         #if canImport(Darwin)
-            return UInt(bitPattern: pthread_self())
+            let handle = UInt(bitPattern: pthread_self())
         #else
-            return UInt(pthread_self())
+            let handle = UInt(pthread_self())
         #endif
+        let described = "0x" + String(handle, radix: 16)
+        guard let name = Thread.current.name, !name.isEmpty else { return described }
+        return "\(described) \"\(name)\""
     }
 }
 
