@@ -43,6 +43,7 @@ struct ConcurrencyDetectorTests {
             let background = BackgroundContext(coordinator: fixture.coordinator)
             nonisolated(unsafe) var leaked: ManagedContext?
             nonisolated(unsafe) var club: ManagedObject?
+            nonisolated(unsafe) var intruder = ""
             background.performAndWait { context in
                 context.name = "leaky"
                 club = try? context.insert("Club")
@@ -50,6 +51,7 @@ struct ConcurrencyDetectorTests {
             }
             let violations = Self.recording("leaky") {
                 Self.onAnotherThread {
+                    intruder = ConcurrencyDebugging.currentThreadDescription()
                     guard let context = leaked, let club else { return }
                     _ = try? context.insert("Club")
                     _ = try? ConcurrencyFixture.clubs(in: context)
@@ -72,7 +74,8 @@ struct ConcurrencyDetectorTests {
                 ])
             let first = try #require(violations.first)
             #expect(first.concurrencyType == .privateQueue)
-            #expect(first.thread.hasSuffix("\"intruder\""))
+            #expect(first.thread == intruder)
+            #expect(first.thread != ConcurrencyDebugging.currentThreadDescription())
             #expect(first.description.contains("insert on private-queue context \"leaky\""))
             #expect(first.description.contains("from thread \(first.thread)"))
             leaked = nil
@@ -118,6 +121,53 @@ struct ConcurrencyDetectorTests {
             }
             #expect(violations.map(\.operation) == ["insert", "object lookup"])
             #expect(violations.first?.concurrencyType == .mainQueue)
+        }
+
+        @Test("the default handler prints the violation and stops the program")
+        func defaultHandlerStops() async throws {
+            let result = try await #require(
+                processExitsWith: .failure, observing: [\.standardErrorContent]
+            ) {
+                let coordinator = StoreCoordinator(model: TestModels.league())
+                _ = try? coordinator.addStore(type: .inMemory)
+                let context = ManagedContext(
+                    coordinator: coordinator, concurrencyType: .privateQueue)
+                context.name = "stopped"
+                _ = try? context.insert("Club")  // outside its queue
+            }
+            let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(printed.contains("insert on private-queue context \"stopped\""))
+        }
+
+        @Test("a remote save merged from another thread enters a main-queue context's queue")
+        func remoteMergeEntersTheQueue() async throws {
+            let fixture = try ConcurrencyFixture()
+            defer { fixture.remove() }
+            let box = await MainActor.run {
+                let box = MainBox(coordinator: fixture.coordinator)
+                box.context.name = "remote-merge"
+                return box
+            }
+            let writer = BackgroundContext(coordinator: fixture.coordinator)
+            let id = try await writer.perform { context in
+                let club = try context.insert("Club")
+                try context.save()
+                return club.objectID
+            }
+            nonisolated(unsafe) var merged: Error?
+            let violations = Self.recording("remote-merge") {
+                Self.onAnotherThread {
+                    do {
+                        try ManagedContext.mergeChanges(
+                            fromRemoteContextSave: ContextChange(deleted: [id]), into: [box.context]
+                        )
+                    } catch {
+                        merged = error
+                    }
+                }
+            }
+            #expect(merged == nil)
+            #expect(violations.isEmpty)
         }
 
         @Test("a confined context is not checked at run time (the compiler checks it)")
