@@ -154,12 +154,14 @@ struct ContextQueueTests {
                     // time would lose an update.
                     let seen = tally.value
                     try? context.insert("Club").set("s\(thread)-\(round)", for: "title")
+                    usleep(20)  // widens the window a second block would have to slip in
                     tally.value = seen + 1
                 }
                 pending.enter()
                 background.perform { context in
                     let seen = tally.value
                     try? context.insert("Club").set("a\(thread)-\(round)", for: "title")
+                    usleep(20)
                     tally.value = seen + 1
                     pending.leave()
                 }
