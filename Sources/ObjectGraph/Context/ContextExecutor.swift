@@ -32,6 +32,12 @@ public final class ContextExecutor: SerialExecutor, Sendable {
         }
     }
 
+    /// Whether the current thread is inside the context's queue (what isolation checks ask
+    /// first, before ``checkIsolated()``).
+    public func isIsolatingCurrentContext() -> Bool? {
+        backgroundContext.context.queue.isCurrent
+    }
+
     /// Stops the program unless the current thread is inside the context's queue (what
     /// `assumeIsolated` and isolation checks ask).
     public func checkIsolated() {

@@ -106,5 +106,11 @@ struct ModelActorTests {
             return reader.assumeIsolated { $0.context.name }
         }
         #expect(name == "reader")
+        // Outside the queue the executor says so (instead of `assumeIsolated` passing).
+        #expect(reader.modelExecutor.isIsolatingCurrentContext() == false)
+        let inside = await reader.modelExecutor.backgroundContext.perform { _ in
+            reader.modelExecutor.isIsolatingCurrentContext()
+        }
+        #expect(inside == true)
     }
 }
