@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A use of a queue-bound context outside its queue, found by the debug detector.
 ///
@@ -42,7 +41,7 @@ public struct ConcurrencyViolation: Sendable, Hashable, CustomStringConvertible 
 /// ConcurrencyDebugging.violationHandler = { violation in recorded.withLock { $0.append(violation) } }
 /// ```
 public enum ConcurrencyDebugging {
-    private static let handler = Mutex<@Sendable (ConcurrencyViolation) -> Void>(
+    private static let handler = Locked<@Sendable (ConcurrencyViolation) -> Void>(
         ConcurrencyDebugging.stop)
 
     /// Called (on the offending thread) with each violation found in a debug build. The

@@ -24,7 +24,7 @@ import Synchronization
 /// entries, so `A.performAndWait { main.performAndWait { A.performAndWait { … } } }` works too.
 ///
 /// Sendable: `kind` and `label` are constants, `serial` and `gate` are thread-safe, the inbox
-/// is a `Mutex`, its count an atomic.
+/// is ``Locked``, its count an atomic.
 final class ContextQueue: Sendable {
     /// How the queue binds work.
     let kind: ManagedContext.ConcurrencyType
@@ -33,7 +33,7 @@ final class ContextQueue: Sendable {
     /// Held while a piece of a private queue's work runs, synchronous or asynchronous.
     private let gate: NSLock?
     /// Asynchronous work for a confined context, run at its next drain.
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let inbox = Locked<[@Sendable () -> Void]>([])
     /// How many items are in `inbox` (read without the lock, so a context with nothing queued
     /// pays one load).
     private let inboxCount = Atomic<Int>(0)

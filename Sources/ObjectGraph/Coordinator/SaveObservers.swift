@@ -18,7 +18,7 @@ final class SaveObservers: Sendable {
         var handlers: [Int: Handler] = [:]
     }
 
-    private let entries = Mutex(Entries())
+    private let entries = Locked(Entries())
     /// How many handlers there are (read without the lock: a save with no one listening pays
     /// one load).
     private let count = Atomic<Int>(0)
