@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ObjectGraph
@@ -88,7 +87,7 @@ struct BackgroundContextTests {
             return context.concurrencyType
         }
         #expect(kind == .privateQueue)
-        let done = Mutex<CheckedContinuation<Int, Never>?>(nil)
+        let done = Locked<CheckedContinuation<Int, Never>?>(nil)
         let count = await withCheckedContinuation { continuation in
             done.withLock { $0 = continuation }
             container.performBackgroundTask { context in

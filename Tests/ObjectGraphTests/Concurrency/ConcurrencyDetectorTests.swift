@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ObjectGraph
@@ -13,7 +12,7 @@ struct ConcurrencyDetectorTests {
     static func recording(_ name: String, _ body: () throws -> Void) rethrows
         -> [ConcurrencyViolation]
     {
-        let recorded = Mutex<[ConcurrencyViolation]>([])
+        let recorded = Locked<[ConcurrencyViolation]>([])
         let previous = ConcurrencyDebugging.violationHandler
         ConcurrencyDebugging.violationHandler = { violation in
             if violation.contextName == name { recorded.withLock { $0.append(violation) } }
