@@ -105,11 +105,7 @@ struct ConcurrencyDetectorTests {
         func mainQueueFromAnotherThread() async throws {
             let fixture = try ConcurrencyFixture()
             defer { fixture.remove() }
-            let box = await MainActor.run {
-                let box = MainBox(coordinator: fixture.coordinator)
-                box.context.name = "main-leak"
-                return box
-            }
+            let box = await MainBox.made(coordinator: fixture.coordinator, name: "main-leak")
             let violations = Self.recording("main-leak") {
                 Self.onAnotherThread {
                     _ = try? box.context.insert("Club")
@@ -142,11 +138,7 @@ struct ConcurrencyDetectorTests {
         func remoteMergeEntersTheQueue() async throws {
             let fixture = try ConcurrencyFixture()
             defer { fixture.remove() }
-            let box = await MainActor.run {
-                let box = MainBox(coordinator: fixture.coordinator)
-                box.context.name = "remote-merge"
-                return box
-            }
+            let box = await MainBox.made(coordinator: fixture.coordinator, name: "remote-merge")
             let writer = BackgroundContext(coordinator: fixture.coordinator)
             let id = try await writer.perform { context in
                 let club = try context.insert("Club")

@@ -82,7 +82,7 @@ struct ContextQueueTests {
         let fixture = try ConcurrencyFixture()
         defer { fixture.remove() }
         let background = BackgroundContext(coordinator: fixture.coordinator)
-        let main = await MainActor.run { MainBox(coordinator: fixture.coordinator) }
+        let main = await MainBox.made(coordinator: fixture.coordinator, name: "main")
         // On a thread of the task pool (not the main thread).
         let result = try await Task.detached {
             try background.performAndWait { a in
@@ -183,8 +183,13 @@ final class MainBox: @unchecked Sendable {
     // on the main thread.
     let context: ManagedContext
 
-    @MainActor init(coordinator: StoreCoordinator) {
+    @MainActor init(coordinator: StoreCoordinator, name: String) {
         context = ManagedContext(coordinator: coordinator, concurrencyType: .mainQueue)
-        context.name = "main"
+        context.name = name
+    }
+
+    /// A box made on the main actor, its context named `name`.
+    static func made(coordinator: StoreCoordinator, name: String) async -> MainBox {
+        await MainActor.run { MainBox(coordinator: coordinator, name: name) }
     }
 }
