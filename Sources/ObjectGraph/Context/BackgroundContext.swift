@@ -33,6 +33,37 @@ public final class BackgroundContext: @unchecked Sendable {
             coordinator: coordinator, concurrencyType: .privateQueue, classes: classes)
     }
 
+    /// A new private-queue child of `parent`'s context: it reads through the parent and saves
+    /// into it (see ``ManagedContext/init(parent:concurrencyType:classes:undoManager:)``); every
+    /// call into the parent enters the parent's queue.
+    ///
+    /// ```swift
+    /// let importer = container.newBackgroundContext()
+    /// let batch = BackgroundContext(parent: importer)   // saves into `importer`
+    /// ```
+    public convenience init(parent: BackgroundContext) {
+        // `parent.context` is only handed to the child, which reaches it through
+        // `performAndWait` (ParentContextSource.withParent).
+        self.init(wrapping: ManagedContext(parent: parent.context, concurrencyType: .privateQueue))
+    }
+
+    /// A new private-queue child of `container`'s view context (Core Data's editing or import
+    /// context over the view context): its saves become the view context's unsaved changes,
+    /// delivered on the main queue.
+    ///
+    /// ```swift
+    /// let editor = BackgroundContext(viewContextOf: container)
+    /// try await editor.perform { context in
+    ///     try context.insert("Course").set("Algebra", for: "title")
+    ///     try context.save()                // now an unsaved insert of the view context
+    /// }
+    /// ```
+    @MainActor public convenience init(viewContextOf container: PersistentContainer) {
+        self.init(
+            wrapping: ManagedContext(
+                parent: container.viewContext, concurrencyType: .privateQueue))
+    }
+
     /// Wraps `context`, which must be a private-queue context no one else holds.
     init(wrapping context: ManagedContext) {
         self.context = context

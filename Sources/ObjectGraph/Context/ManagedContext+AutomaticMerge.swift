@@ -1,9 +1,11 @@
 /// Contexts that stay current: other contexts' saves on the same coordinator merged
 /// automatically (Core Data's `automaticallyMergesChangesFromParent`).
 extension ManagedContext {
-    /// Whether the context merges every save other contexts make through its coordinator, on
-    /// its own queue, without being asked (Core Data's `automaticallyMergesChangesFromParent`;
-    /// `false` by default).
+    /// Whether the context merges, on its own queue and without being asked, the saves its
+    /// parent hears of (Core Data's `automaticallyMergesChangesFromParent`; `false` by
+    /// default): for a context on the coordinator, every save other contexts make through the
+    /// coordinator; for a child context, its parent's saves and those of its parent's other
+    /// children.
     ///
     /// Each save's did-save notification is merged with
     /// ``mergeChanges(fromContextDidSave:)``: a private-queue context merges on its queue, a
@@ -45,12 +47,19 @@ extension ManagedContext {
 /// ``ManagedContext/automaticallyMergesChangesFromParent`` is on: each other context's
 /// did-save is handed to the context's queue and merged there. Released (and so unregistered)
 /// when the flag goes off or the context goes.
+///
+/// A child context is not registered: its parent's saves reach it through
+/// ``ManagedContext/parentDidSave(_:)``.
 final class AutomaticMerge {
     private let observers: SaveObservers
-    private let token: Int
+    private let token: Int?
 
     init(_ context: ManagedContext) {
         observers = context.coordinator.saveObservers
+        guard context.family.upstream == nil else {
+            token = nil
+            return
+        }
         let receiver = ObjectIdentifier(context)
         let reference = QueuedContext(context)
         token = observers.add { payload, sender in
@@ -65,5 +74,7 @@ final class AutomaticMerge {
         }
     }
 
-    deinit { observers.remove(token) }
+    deinit {
+        if let token { observers.remove(token) }
+    }
 }

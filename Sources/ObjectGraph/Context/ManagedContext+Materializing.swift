@@ -19,7 +19,7 @@ extension ManagedContext {
             try loadFaults(batch.compactMap { registry[$0] })
             if object.state == .loaded { return }
         }
-        guard let row = try coordinator.row(for: object.objectID) else {
+        guard let row = try source.row(for: object.objectID, in: readingGeneration()) else {
             throw ObjectGraphError.objectNotFound(object.objectID)
         }
         load(row, into: object)
@@ -119,7 +119,7 @@ extension ManagedContext {
         let existing = registry[id]
         if let existing, existing.state == .loaded { return existing }
         guard let run else {
-            guard let stored = try coordinator.row(for: id) else {
+            guard let stored = try source.row(for: id, in: readingGeneration()) else {
                 throw ObjectGraphError.objectNotFound(id)
             }
             return materialize(stored)

@@ -37,6 +37,8 @@ extension ManagedContext {
     public func mergeChanges(fromContextDidSave notification: ContextNotification) throws {
         guard notification.kind == .didSave else { return }
         rowCache.removeAll()
+        // Objects read again below are read from the newest generation.
+        advanceQueryGeneration()
         defer { processPendingChanges() }
         let observed = !observers.isEmpty
         let deleted = notification.changes.deleted

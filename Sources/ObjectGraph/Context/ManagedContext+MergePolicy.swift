@@ -19,12 +19,12 @@ extension ManagedContext {
         while true {
             let conflicts: [SaveConflict]
             do {
-                return try coordinator.save(changes)
+                return try source.save(changes, from: self)
             } catch SaveError.conflicts(let found) {
                 conflicts = found
             }
             attempt += 1
-            let rows = try conflicts.map { try coordinator.row(for: $0.objectID) }
+            let rows = try conflicts.map { try source.row(for: $0.objectID, in: nil) }
             let gone = zip(conflicts, rows).contains { conflict, row in
                 row == nil && registry[conflict.objectID]?.deletedFlag == false
             }

@@ -15,6 +15,11 @@ extension ManagedContext {
     ///   save, when several stores take part).
     public func save() throws {
         checkQueue("save")
+        // A save reads the stores as they are now; a pinned context then moves to the newest
+        // generation (`ManagedContext+QueryGenerations.swift`).
+        let pin = unpinForSave()
+        var wrote = false
+        defer { repin(pin, saved: wrote) }
         rowCache.removeAll()
         processPendingChanges()
         forgetInsertedAndDeleted()
@@ -31,13 +36,22 @@ extension ManagedContext {
             throw SaveError.validation(ValidationError(problems: problems))
         }
         // Then uniqueness, as in Core Data: collisions are merged or thrown by the policy.
-        if schema.hasUniquenessConstraints,
+        // (Constraints are the store's: a child's save into its parent does not check them.)
+        if schema.hasUniquenessConstraints, family.upstream == nil,
             try resolveConstraintCollisions(batch.objects, inserted: batch.inserted)
         {
             forgetInsertedAndDeleted()
             batch = SaveBatch(touched.values, count: touched.count)
         }
-        try assignPermanentIDs(batch.inserted)
+        if family.upstream == nil {
+            // A child's inserts keep their temporary IDs: they get permanent ones when the
+            // store saves them.
+            let temporary = hasLiveChildren() ? batch.inserted.map(\.objectID) : []
+            try assignPermanentIDs(batch.inserted)
+            if !temporary.isEmpty {
+                rememberPermanentIDs(Array(zip(temporary, batch.inserted.map(\.objectID))))
+            }
+        }
         if !observers.isEmpty {
             post(ContextNotification(kind: .willSave, changes: changeSummary(batch.objects)))
         }
@@ -64,16 +78,23 @@ extension ManagedContext {
             for part in saved { commit(part, everything: false) }
             throw failure
         }
-        let summary =
-            wantsDidSave ? changeSummary(saved.lazy.flatMap(Self.objects(of:))) : nil
+        let notifiesChildren = hasLiveChildren()
+        let reports = wantsDidSave || notifiesChildren || family.upstream != nil
+        let summary = reports ? changeSummary(saved.lazy.flatMap(Self.objects(of:))) : nil
         // Cleared first: what `didSave` hooks change is a new change.
         commitTransientChanges(transientOnly)
         untouchAll()
         for part in saved { commit(part, everything: true) }
         releaseUnregistered()
-        if let summary {
-            let notification = ContextNotification(kind: .didSave, changes: summary)
-            post(notification)
+        wrote = true
+        guard let summary else { return }
+        let notification = ContextNotification(kind: .didSave, changes: summary)
+        if !observers.isEmpty { post(notification) }
+        if notifiesChildren { notifyChildren(of: notification, except: nil) }
+        if let upstream = family.upstream {
+            upstream.childDidSave(notification, from: self)
+        } else {
+            // Reached the stores: other contexts of the coordinator hear of it.
             broadcastSave(notification)
         }
     }

@@ -67,7 +67,7 @@ extension ManagedContext {
                 for id in ids where !live.contains(id) { holders[key, default: []].append(id) }
             } else if !scanned {
                 scanned = true
-                let rows = (try? coordinator.rows(ofEntities: familyIndexes)) ?? []
+                let rows = (try? source.rows(ofEntities: familyIndexes, in: nil)) ?? []
                 for row in rows where !live.contains(row.id) {
                     if let rowKey = constraintKey(row, properties) {
                         holders[rowKey, default: []].append(row.id)
@@ -103,7 +103,7 @@ extension ManagedContext {
         let query = StoreQuery(
             entityIndex: declaring.index, entityIndexes: familyIndexes, predicate: predicate,
             sortDescriptors: [], offset: 0, limit: 0, result: .ids)
-        guard let rows = try? coordinator.rows(answering: query) else { return nil }
+        guard let rows = try? source.rows(answering: query, in: nil) else { return nil }
         return rows.map(\.id)
     }
 

@@ -104,8 +104,19 @@ public final class ManagedContext {
     @exclusivity(unchecked) var classByEntity: [ManagedObject.Type?] = []
     /// Where the context's work runs (see ``ContextQueue``).
     let queue: ContextQueue
-    /// Hears the coordinator's saves while ``automaticallyMergesChangesFromParent`` is on.
+    /// Set while ``automaticallyMergesChangesFromParent`` is on (a root context's registration
+    /// with its coordinator's saves).
     var automaticMerge: AutomaticMerge?
+    /// The context's place among parent and child contexts (see `ManagedContext+Parent.swift`).
+    var family = ContextFamily()
+    /// The generation of the stores reads see (`ManagedContext+QueryGenerations.swift`).
+    var queryGenerationState = QueryGenerationState.unpinned
+
+    /// Where the context's rows come from and its saves go: its parent, or the coordinator.
+    var source: any RowSource {
+        if let upstream = family.upstream { return upstream }
+        return coordinator
+    }
 
     /// Creates a context on `coordinator`, bound as `concurrencyType` says (confined to the
     /// isolation domain that holds it, by default), recording undo in `undoManager` when one
@@ -338,6 +349,7 @@ public final class ManagedContext {
         }
         _ = registry.removeAll()  // let go here, outside the map
         rowCache.removeAll()
+        advanceQueryGeneration()
         untouchAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()
@@ -364,7 +376,8 @@ public final class ManagedContext {
         let changed = mergeChanges ? object.changedPositions() : []
         let kept = changed.map { ($0, object.slots[$0]) }
         if mergeChanges {
-            guard let row = try coordinator.row(for: object.objectID) else {
+            guard let row = try source.row(for: object.objectID, in: readingGeneration())
+            else {
                 throw ObjectGraphError.objectNotFound(object.objectID)
             }
             // Transient values are not in the store: they stay (after `awakeFromFetch`, as
@@ -422,10 +435,21 @@ public final class ManagedContext {
         }
     }
 
-    /// Gives inserted objects their permanent IDs now, before saving.
+    /// Gives inserted objects their permanent IDs now, before saving. In a child context they
+    /// come from the store through the chain of parents, and the parents' objects of the same
+    /// temporary IDs take them too.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkQueue("obtainPermanentIDs")
+        guard family.upstream != nil || hasLiveChildren() else {
+            return try assignPermanentIDs(objects[...])
+        }
+        let temporary = objects.map(\.objectID)
         try assignPermanentIDs(objects[...])
+        let pairs = zip(temporary, objects.map(\.objectID)).filter { $0 != $1 }
+            .map { (from: $0, to: $1) }
+        guard !pairs.isEmpty else { return }
+        rememberPermanentIDs(pairs)
+        try family.upstream?.adoptPermanentIDs(pairs)
     }
 
     /// Gives the objects among `objects` with temporary IDs their permanent ones, a run of
@@ -448,7 +472,7 @@ public final class ManagedContext {
         }
         guard !groups.isEmpty else { return }
         for (rootIndex, group) in groups.sorted(by: { $0.key < $1.key }) {
-            let (range, storeIdentifier) = try coordinator.newPrimaryKeys(
+            let (range, storeIdentifier) = try source.newPrimaryKeys(
                 rootEntity: rootIndex, count: group.count)
             var keys = range.makeIterator()
             func inGroup(_ object: ManagedObject) -> Bool {
@@ -504,9 +528,11 @@ extension ManagedObject {
 extension ManagedContext {
     /// The IDs a store holds for the to-many relationship at `position` of `object`.
     func relatedIDs(of object: ManagedObject, position: Int) throws -> [ObjectID] {
-        guard !object.objectID.isTemporary else { return [] }
-        return try coordinator.relatedIDs(
-            of: object.objectID, entityIndex: object.schema.index, position: position)
+        // A child asks its parent, which may hold the object inserted (by its temporary ID).
+        guard family.upstream != nil || !object.objectID.isTemporary else { return [] }
+        return try source.relatedIDs(
+            of: object.objectID, entityIndex: object.schema.index, position: position,
+            in: readingGeneration())
     }
 }
 

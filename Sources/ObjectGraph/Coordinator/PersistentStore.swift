@@ -116,6 +116,14 @@ protocol PersistentStore: AnyObject {
     /// keys are kept, and keys given out later continue after the largest.
     func importRows(_ rows: [StoreRow], schema: ModelSchema) throws
 
+    /// A read-only view of the store's rows as they are now, which later saves (through this
+    /// store or another connection to its file) do not change: the store's part of a query
+    /// generation (``StoreGeneration``). Used, like the store, only under the coordinator's
+    /// lock; released when the generation goes.
+    /// - Throws: ``StoreError/queryGenerationsNeedWAL(path:journalMode:)`` when the store
+    ///   cannot keep a snapshot (a SQLite file not in WAL mode).
+    func openGeneration() throws -> any PersistentStore
+
     // Capabilities: a store that has one returns itself (the coordinator never casts).
 
     /// The store as a ``RowDecodingStore``, when it decodes rows straight into a sink.

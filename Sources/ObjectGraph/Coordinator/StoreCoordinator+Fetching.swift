@@ -14,10 +14,13 @@ extension StoreCoordinator {
 
     /// Answers `query` in the one store holding its entities: decoded straight into `sink`
     /// when the query asks for whole rows and the store decodes rows, else as rows.
-    func answer<Sink: RowSink>(_ query: StoreQuery, decodingInto sink: inout Sink) throws
-        -> QueryAnswer
-    {
-        try withStoresLocked { stores in
+    ///
+    /// Every read here takes the generation to read (`nil`: the stores as they are now; see
+    /// ``StoreGeneration``).
+    func answer<Sink: RowSink>(
+        _ query: StoreQuery, in generation: StoreGeneration?, decodingInto sink: inout Sink
+    ) throws -> QueryAnswer {
+        try withStores(in: generation) { stores in
             guard let store = Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)
             else { return .unanswered }
             if query.result == .rows, let decoding = store.rowDecoding {
@@ -29,30 +32,34 @@ extension StoreCoordinator {
 
     /// The rows of the one store holding `query`'s entities that match it, in order; `nil`
     /// when no single store holds them or the store cannot answer.
-    func rows(answering query: StoreQuery) throws -> [StoreRow]? {
-        try withStoresLocked { stores in
+    func rows(answering query: StoreQuery, in generation: StoreGeneration?) throws
+        -> [StoreRow]?
+    {
+        try withStores(in: generation) { stores in
             try Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)?.fetch(query)
         }
     }
 
     /// How many rows `query` matches in the one store holding its entities; `nil` when no
     /// single store holds them or the store cannot count it.
-    func count(_ query: StoreQuery) throws -> Int? {
-        try withStoresLocked { stores in
+    func count(_ query: StoreQuery, in generation: StoreGeneration?) throws -> Int? {
+        try withStores(in: generation) { stores in
             try Self.onlyStore(for: query.entityIndexes, in: stores, schema: schema)?.count(query)
         }
     }
 
     /// Every row of the entities (by index), from every store, in store order.
-    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
-        try withStoresLocked { stores in
+    func rows(ofEntities entities: Set<Int>, in generation: StoreGeneration?) throws
+        -> [StoreRow]
+    {
+        try withStores(in: generation) { stores in
             try stores.flatMap { try $0.rows(ofEntities: entities) }
         }
     }
 
     /// The row of `id`, from its store; `nil` when no store has it.
-    func row(for id: ObjectID) throws -> StoreRow? {
-        try withStoresLocked { stores in
+    func row(for id: ObjectID, in generation: StoreGeneration?) throws -> StoreRow? {
+        try withStores(in: generation) { stores in
             try Self.store(identifiedBy: id.storeIdentifier, in: stores)?.row(for: id)
         }
     }
@@ -60,9 +67,10 @@ extension StoreCoordinator {
     /// The rows of `ids` (all of the store `storeIdentifier`) that the store has: decoded into
     /// `sink` when the store decodes rows (then none is returned), else returned.
     func rows<Sink: RowSink>(
-        for ids: [ObjectID], inStore storeIdentifier: String, decodingInto sink: inout Sink
+        for ids: [ObjectID], inStore storeIdentifier: String, generation: StoreGeneration?,
+        decodingInto sink: inout Sink
     ) throws -> [StoreRow] {
-        try withStoresLocked { stores in
+        try withStores(in: generation) { stores in
             guard let store = Self.store(identifiedBy: storeIdentifier, in: stores) else {
                 return []
             }
@@ -89,9 +97,9 @@ extension StoreCoordinator {
     /// each in the group of its owner's index in `owners`, when the store decodes rows.
     func relatedRows<Sink: RowSink>(
         of owners: [ObjectID], inStore storeIdentifier: String, entityIndex: Int, position: Int,
-        decodingInto sink: inout Sink
+        generation: StoreGeneration?, decodingInto sink: inout Sink
     ) throws -> RelatedAnswer {
-        try withStoresLocked { stores in
+        try withStores(in: generation) { stores in
             guard let store = Self.store(identifiedBy: storeIdentifier, in: stores) else {
                 return .unanswered
             }
@@ -109,8 +117,10 @@ extension StoreCoordinator {
     /// object (of the entity at `entityIndex`).
     /// - Throws: ``ObjectGraphError/objectNotFound(_:)`` when no store of this coordinator has
     ///   the object's store identifier.
-    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
-        try withStoresLocked { stores in
+    func relatedIDs(
+        of id: ObjectID, entityIndex: Int, position: Int, in generation: StoreGeneration?
+    ) throws -> [ObjectID] {
+        try withStores(in: generation) { stores in
             guard let store = Self.store(identifiedBy: id.storeIdentifier, in: stores) else {
                 throw ObjectGraphError.objectNotFound(id)
             }

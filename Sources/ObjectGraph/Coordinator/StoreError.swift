@@ -28,6 +28,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file is damaged (truncated, bytes changed): the section and byte offset where
     /// reading stopped, and why. Nothing of the file was loaded.
     case corruptFile(path: String, section: String, offset: Int, reason: String)
+    /// A query generation was asked of a SQLite store whose file is not in WAL mode (the
+    /// journal mode it has instead): only WAL lets a reader keep a snapshot while others
+    /// write, as in Core Data.
+    case queryGenerationsNeedWAL(path: String, journalMode: String)
 
     /// `path: what went wrong`.
     public var description: String {
@@ -45,6 +49,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): a uniqueness constraint rejected the save: \(message)"
         case .cannotWrite(let path, let reason):
             return "\(path): cannot write the store: \(reason)"
+        case .queryGenerationsNeedWAL(let path, let journalMode):
+            return "\(path): query generations need the WAL journal mode; the store is in"
+                + " \(journalMode) mode"
         case .corruptFile(let path, let section, let offset, let reason):
             return "\(path): the file is damaged: \(section) section, byte \(offset): \(reason)"
         }

@@ -40,6 +40,9 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
     case unknownStore(String)
     /// A new store was asked for at a file that exists already (it is left as it is).
     case fileExists(path: String)
+    /// A context was given a query generation token (its description) made by another
+    /// coordinator: a context reads only its own coordinator's generations.
+    case queryGenerationOfAnotherCoordinator(String)
     /// The operation is not supported (yet) in this configuration.
     case unsupported(String)
 
@@ -68,6 +71,8 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
         case .storeNeedsURL(let type): return "a \(type) store needs a file URL"
         case .unknownStore(let identifier): return "the coordinator has no store \(identifier)"
         case .fileExists(let path): return "\(path): a file is already there"
+        case .queryGenerationOfAnotherCoordinator(let token):
+            return "the query generation token (\(token)) belongs to another coordinator"
         case .unsupported(let message): return message
         }
     }

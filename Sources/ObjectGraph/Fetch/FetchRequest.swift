@@ -10,7 +10,9 @@
 ///
 /// let typed = try context.fetch(FetchRequest<Student>())   // a registered subclass
 /// ```
-public struct FetchRequest<Result: ManagedObject> {
+///
+/// `Sendable`: a request made on one thread may be run by a context on another.
+public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The entity fetched; `nil` means the entity `Result` is registered for.
     public var entityName: String?
     /// Which objects; `nil` means all.

@@ -10,7 +10,7 @@ extension ManagedContext {
     /// As in Core Data, dictionary results reflect the persistent store only: this context's
     /// unsaved inserts, edits and deletions are not in them, whatever
     /// ``FetchRequest/includesPendingChanges`` says, and no object is registered. Save first to
-    /// see them.
+    /// see them. So for a child context: its parents' unsaved changes are not in them either.
     ///
     /// Columns are attributes and to-one relationships by key path (a to-one relationship's
     /// value is the related object's ID), expressions (`.objectID()` is the row's own ID,
@@ -86,9 +86,11 @@ extension ManagedContext {
     private func storedRows<T: ManagedObject>(
         _ request: FetchRequest<T>, entity: EntitySchema
     ) throws -> [StoredRowView] {
-        let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+        // The stores' rows, for a child context too: as in Core Data, dictionary results reflect
+        // the persistent store, not the unsaved changes of this context or its parents.
+        let graph = try storedRowGraph()
         let query = storeQuery(request, entity: entity, result: .rows, limits: false)
-        if let answered = try coordinator.rows(answering: query) {
+        if let answered = try coordinator.rows(answering: query, in: graph.generation) {
             return answered.map { graph.view(of: $0) }
         }
         return try matchingStoredRows(query, graph: graph)

@@ -44,7 +44,7 @@ extension ManagedContext {
 
     /// The IDs of the saved objects the context holds loaded (what a refreshing fetch reads
     /// again when it returns them).
-    private func loadedObjectIDs() -> Set<ObjectID> {
+    func loadedObjectIDs() -> Set<ObjectID> {
         var ids = Set<ObjectID>()
         for object in registry.values where object.state == .loaded && !object.insertedFlag {
             ids.insert(object.objectID)
@@ -62,9 +62,11 @@ extension ManagedContext {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .ids, limits: true)
         if !hasPendingChanges(in: query.entityIndexes, request) {
-            if let counted = try coordinator.count(query) { return counted }
+            if let counted = try source.count(query, in: readingGeneration()) {
+                return counted
+            }
             // Counted over the saved rows, without making an object for each.
-            let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+            let graph = try storedRowGraph(from: source)
             var unsorted = query
             unsorted.sortDescriptors = []  // a count needs no order
             let matching = try matchingStoredRows(unsorted, graph: graph).count
@@ -118,7 +120,15 @@ extension ManagedContext {
     /// already.
     private func objectsAnswered(by query: StoreQuery) throws -> [ManagedObject]? {
         var registrar = RowRegistrar(context: self)
-        switch try coordinator.answer(query, decodingInto: &registrar) {
+        // A root context asks its coordinator directly: the decoding path specialized as before.
+        let generation = try readingGeneration()
+        let answer =
+            if let upstream = family.upstream {
+                try upstream.answer(query, in: generation, decodingInto: &registrar)
+            } else {
+                try coordinator.answer(query, in: generation, decodingInto: &registrar)
+            }
+        switch answer {
         case .decoded:
             try registrar.finish()
             return registrar.objects
@@ -156,7 +166,7 @@ extension ManagedContext {
     /// the answer a SQL store gives, decided by the saved values, whatever the objects this
     /// context holds say (the caller lays pending changes over it).
     private func storeAnswerInMemory(_ query: StoreQuery) throws -> [ManagedObject] {
-        let graph = StoredRowGraph(coordinator: coordinator, schema: schema)
+        let graph = try storedRowGraph(from: source)
         let rows = Self.limit(
             try matchingStoredRows(query, graph: graph), offset: query.offset, limit: query.limit)
         return rows.map {
@@ -171,7 +181,7 @@ extension ManagedContext {
     {
         var seen = Set<ObjectID>()
         var matches: [StoredRowView] = []
-        for row in try coordinator.rows(ofEntities: query.entityIndexes)
+        for row in try graph.source.rows(ofEntities: query.entityIndexes, in: graph.generation)
         where seen.insert(row.id).inserted {
             let view = graph.view(of: row)
             if try query.predicate?.evaluate(with: view) ?? true { matches.append(view) }
@@ -295,7 +305,7 @@ extension ManagedContext {
     public func sql<T: ManagedObject>(for request: FetchRequest<T>) throws -> String? {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .rows, limits: true)
-        return coordinator.sql(for: query)
+        return source.sql(for: query)
     }
 
     /// What a fetch of `request` logs: the SQL (with its bound arguments after `--`) a SQLite
@@ -310,6 +320,6 @@ extension ManagedContext {
     public func sqlLog<T: ManagedObject>(for request: FetchRequest<T>) throws -> String {
         let entity = try fetchEntity(request)
         let query = storeQuery(request, entity: entity, result: .rows, limits: true)
-        return coordinator.sqlLog(for: query)
+        return source.sqlLog(for: query)
     }
 }

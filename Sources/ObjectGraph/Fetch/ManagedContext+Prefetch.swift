@@ -98,9 +98,18 @@ extension ManagedContext {
     ) throws -> [ObjectID: [ManagedObject]]? {
         let ids = owners.map(\.objectID)
         var registrar = RowRegistrar(context: self, groups: ids.count)
-        let answer = try coordinator.relatedRows(
-            of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
-            decodingInto: &registrar)
+        // A root context asks its coordinator directly (the decoding path specialized).
+        let generation = try readingGeneration()
+        let answer =
+            if let upstream = family.upstream {
+                try upstream.relatedRows(
+                    of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
+                    generation: generation, decodingInto: &registrar)
+            } else {
+                try coordinator.relatedRows(
+                    of: ids, inStore: storeID, entityIndex: entityIndex, position: position,
+                    generation: generation, decodingInto: &registrar)
+            }
         var result: [ObjectID: [ManagedObject]] = [:]
         result.reserveCapacity(ids.count)
         switch answer {
@@ -130,8 +139,17 @@ extension ManagedContext {
         }
         for (storeID, ids) in byStore {
             var registrar = RowRegistrar(context: self)
-            let stored = try coordinator.rows(
-                for: ids, inStore: storeID, decodingInto: &registrar)
+            let generation = try readingGeneration()
+            let stored =
+                if let upstream = family.upstream {
+                    try upstream.rows(
+                        for: ids, inStore: storeID, generation: generation,
+                        decodingInto: &registrar)
+                } else {
+                    try coordinator.rows(
+                        for: ids, inStore: storeID, generation: generation,
+                        decodingInto: &registrar)
+                }
             try registrar.finish()
             for row in stored { _ = materialize(row) }
         }

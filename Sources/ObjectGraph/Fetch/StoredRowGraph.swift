@@ -5,13 +5,18 @@
 /// Related rows are read from their stores on first use and kept for the rest of the fetch
 /// (the rows a fetch walks are not: a fetch of many rows keeps no table of them).
 final class StoredRowGraph {
-    private let coordinator: StoreCoordinator
+    /// Where the rows come from: the coordinator (the stores' saved rows), or for a child
+    /// context's fetches its parent.
+    let source: any RowSource
+    /// The generation read (`nil`: the stores as they are now).
+    let generation: StoreGeneration?
     private let schema: ModelSchema
     private var rows: [ObjectID: StoreRow] = [:]
     private var related: [RelatedKey: [ObjectID]] = [:]
 
-    init(coordinator: StoreCoordinator, schema: ModelSchema) {
-        self.coordinator = coordinator
+    init(source: any RowSource, generation: StoreGeneration?, schema: ModelSchema) {
+        self.source = source
+        self.generation = generation
         self.schema = schema
     }
 
@@ -24,7 +29,7 @@ final class StoredRowGraph {
     /// as nil, as in SQL's LEFT JOIN).
     func view(of id: ObjectID) throws -> StoredRowView? {
         if let row = rows[id] { return StoredRowView(row: row, graph: self) }
-        guard let row = try coordinator.row(for: id) else { return nil }
+        guard let row = try source.row(for: id, in: generation) else { return nil }
         rows[id] = row
         return view(of: row)
     }
@@ -34,8 +39,8 @@ final class StoredRowGraph {
         if case .toMany(let ids?) = row.values[position] { return ids }
         let key = RelatedKey(id: row.id, position: position)
         if let known = related[key] { return known }
-        let ids = try coordinator.relatedIDs(
-            of: row.id, entityIndex: row.entityIndex, position: position)
+        let ids = try source.relatedIDs(
+            of: row.id, entityIndex: row.entityIndex, position: position, in: generation)
         related[key] = ids
         return ids
     }
@@ -75,4 +80,13 @@ struct StoredRowView: KeyValueReadable {
     }
 
     var predicateObjectID: ObjectID? { row.id }
+}
+
+extension ManagedContext {
+    /// A graph of the saved rows this context reads (its query generation's, when pinned), from
+    /// the stores, or from `source` (a child's parent, for counts a store cannot answer).
+    func storedRowGraph(from source: (any RowSource)? = nil) throws -> StoredRowGraph {
+        StoredRowGraph(
+            source: source ?? coordinator, generation: try readingGeneration(), schema: schema)
+    }
 }

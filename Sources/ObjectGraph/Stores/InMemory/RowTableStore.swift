@@ -35,4 +35,7 @@ extension RowTableStore {
     }
 
     func conflicts(in changes: ChangeSet) throws -> [SaveConflict] { table.conflicts(in: changes) }
+
+    /// The rows as they are now, copied on write (see ``RowTableSnapshot``).
+    func openGeneration() throws -> any PersistentStore { RowTableSnapshot(of: self) }
 }

@@ -129,6 +129,27 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
+    /// A query generation of `store` (see `SQLiteStore+Generations.swift`): the same file,
+    /// layout and plans, read-only, read through `database` — a connection of its own holding
+    /// a read transaction open.
+    init(generationOf store: SQLiteStore, reading database: Database) {
+        var description = store.description
+        description.isReadOnly = true
+        self.description = description
+        self.database = database
+        layout = store.layout
+        schema = store.schema
+        path = store.path
+        entityLayouts = store.entityLayouts
+        schemaIndexByNumber = store.schemaIndexByNumber
+        tableColumns = store.tableColumns
+        soleEntityNumbers = store.soleEntityNumbers
+        textIsNFC = store.textIsNFC
+        compiledQueries = store.compiledQueries
+        plans = store.plans
+        idSpaces = store.idSpaces
+    }
+
     /// Switches a writable file to WAL and returns the journal mode SQLite now uses: `.wal`, or
     /// the rollback journal it keeps when the file system has no shared memory for WAL (a
     /// deliberate fallback, recorded in ``StoreDescription/journalMode``).
