@@ -198,6 +198,9 @@ extension ManagedContext {
     }
 
     func fetchEntity<T: ManagedObject>(_ request: FetchRequest<T>) throws -> EntitySchema {
+        // Every fetch, count and dictionary fetch starts here.
+        checkQueue("fetch")
+        drainQueuedWork()
         if let name = request.entityName { return try schema.requireEntity(named: name) }
         guard let name = classes.entityName(for: T.self, in: schema.model) else {
             throw ObjectGraphError.unsupported(
