@@ -19,6 +19,9 @@ struct ObjectGraphRunner {
 
     /// Runs `operation`; `queries` and `budget` bound the `query` loop.
     func run(_ operation: String, queries: Int, budget: Double) throws -> SideResult {
+        if operation == "concurrent_import" {
+            return try ConcurrentImportRunner(n: n, url: url, retained: retained).run()
+        }
         let coordinator = StoreCoordinator(model: Workload.model())
         if operation == "open" {
             // The store's own load: an atomic store reads its whole file here; SQLite only

@@ -53,6 +53,9 @@ struct RawSQLiteRunner {
 
     /// Runs `operation`; `queries` is the exact number of `query` fetches.
     func run(_ operation: String, queries: Int) throws -> SideResult {
+        if operation == "concurrent_import" {
+            return try RawConcurrentImport(n: n, path: path).run()
+        }
         let isNew = !FileManager.default.fileExists(atPath: path)
         let db = try RawDatabase(path: path)
         if isNew { try createSchema(db) }
@@ -73,7 +76,9 @@ struct RawSQLiteRunner {
         return result
     }
 
-    private func createSchema(_ db: RawDatabase) throws {
+    /// Creates the schema, the primary-key table and the metadata in a new file, and switches
+    /// it to WAL.
+    func createSchema(_ db: RawDatabase) throws {
         try db.execute("PRAGMA auto_vacuum = 2")
         try db.execute("BEGIN IMMEDIATE")
         for sql in Self.schema { try db.execute(sql) }
@@ -92,22 +97,9 @@ struct RawSQLiteRunner {
         try db.execute("PRAGMA journal_mode = WAL")
     }
 
-    /// Runs `body` in one immediate transaction, rolled back when it throws.
-    private func transaction<T>(_ db: RawDatabase, _ body: () throws -> T) throws -> T {
-        try db.execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try db.execute("COMMIT")
-            return result
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
-        }
-    }
-
     private func insert(_ db: RawDatabase) throws -> SideResult {
         let teamCount = Workload.teamCount(people: n)
-        return try transaction(db) {
+        return try db.transaction {
             let teams = try db.prepare(
                 "INSERT INTO ZTEAM (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)")
             for index in 0..<teamCount {
@@ -174,7 +166,7 @@ struct RawSQLiteRunner {
     }
 
     private func updateAll(_ db: RawDatabase) throws -> SideResult {
-        try transaction(db) {
+        try db.transaction {
             let select = try db.prepare("SELECT Z_PK, Z_OPT, ZSCORE FROM ZPERSON")
             var rows: [(pk: Int64, version: Int64, score: Double)] = []
             while try select.step() {
@@ -226,7 +218,7 @@ struct RawSQLiteRunner {
     }
 
     private func deleteAll(_ db: RawDatabase) throws -> SideResult {
-        try transaction(db) {
+        try db.transaction {
             var deleted = 0
             var people = 0
             for table in ["ZPERSON", "ZTEAM"] {
