@@ -58,13 +58,7 @@ struct ConcurrentImportRunner {
         let count = try view.count(for: people)
         let seconds = Clock.now() - start
         let cpuSeconds = Clock.cpu() - startCPU
-        var checksum: Int64 = 0
-        for writer in 0..<writers.count {
-            guard let outcome = outcomes.outcome(of: writer) else {
-                throw BenchError.failed("concurrent_import: writer \(writer) did not finish")
-            }
-            checksum &+= try outcome.get()
-        }
+        let checksum = try outcomes.checksum(writers: writers.count)
         guard count == n else {
             throw BenchError.failed("concurrent_import: the view context counts \(count) of \(n)")
         }
@@ -97,18 +91,8 @@ struct ConcurrentImportRunner {
                     }
                 }
                 for index in batch {
-                    let values = Workload.person(index)
-                    let person = try context.insert("Person")
-                    try person.set(values.id, for: "id")
-                    try person.set(values.name, for: "name")
-                    try person.set(values.age, for: "age")
-                    try person.set(values.email, for: "email")
-                    try person.set(values.score, for: "score")
-                    try person.set(
-                        Date(timeIntervalSinceReferenceDate: values.created), for: "created")
-                    try person.setObject(
-                        teams[(index - slice.lowerBound) % teamCount], for: "team")
-                    checksum &+= values.checksum
+                    checksum &+= try ObjectGraphRunner.insertPerson(
+                        index, team: teams[(index - slice.lowerBound) % teamCount], into: context)
                 }
                 try context.save()
             }

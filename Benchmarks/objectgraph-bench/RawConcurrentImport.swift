@@ -45,13 +45,7 @@ struct RawConcurrentImport {
         let people = try countPeople()
         let seconds = Clock.now() - start
         let cpuSeconds = Clock.cpu() - startCPU
-        var checksum: Int64 = 0
-        for writer in 0..<connections.count {
-            guard let outcome = outcomes.outcome(of: writer) else {
-                throw BenchError.failed("concurrent_import: writer \(writer) did not finish")
-            }
-            checksum &+= try outcome.get()
-        }
+        let checksum = try outcomes.checksum(writers: connections.count)
         guard people == n else {
             throw BenchError.failed("concurrent_import: the reader counts \(people) of \(n)")
         }
@@ -80,9 +74,7 @@ struct RawConcurrentImport {
         }
         let teams = try db.prepare(
             "INSERT INTO ZTEAM (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)")
-        let people = try db.prepare(
-            "INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZTEAM, ZID, ZNAME, ZAGE, ZEMAIL, ZSCORE, "
-                + "ZCREATED) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)")
+        let people = try db.prepare(RawSQLiteRunner.insertPersonSQL)
         var firstTeam: Int64 = 0
         var checksum: Int64 = 0
         var next = slice.lowerBound
@@ -104,18 +96,10 @@ struct RawConcurrentImport {
                     try takeKeys(batch.count, of: RawSQLiteRunner.personEntity)
                     - Int64(batch.count) + 1
                 for index in batch {
-                    let values = Workload.person(index)
-                    people.bind(1, firstPerson + Int64(index - batch.lowerBound))
-                    people.bind(2, RawSQLiteRunner.personEntity)
-                    people.bind(3, firstTeam + Int64((index - slice.lowerBound) % teamCount))
-                    people.bind(4, values.id)
-                    people.bind(5, values.name)
-                    people.bind(6, Int64(values.age))
-                    people.bind(7, values.email)
-                    people.bind(8, values.score)
-                    people.bind(9, values.created)
-                    try people.run()
-                    checksum &+= values.checksum
+                    checksum &+= try RawSQLiteRunner.insertPerson(
+                        index, key: firstPerson + Int64(index - batch.lowerBound),
+                        team: firstTeam + Int64((index - slice.lowerBound) % teamCount),
+                        with: people)
                 }
             }
             next = batch.upperBound

@@ -51,6 +51,30 @@ struct RawSQLiteRunner {
     static let personColumns =
         "Z_PK, Z_OPT, ZTEAM, ZID, ZNAME, ZAGE, ZEMAIL, ZSCORE, ZCREATED"
 
+    /// Inserts a person row (bound by ``insertPerson(_:key:team:with:)``).
+    static let insertPersonSQL =
+        "INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZTEAM, ZID, ZNAME, ZAGE, ZEMAIL, ZSCORE, "
+        + "ZCREATED) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)"
+
+    /// Inserts person `index` (``Workload/person(_:)``) as row `key` in team row `team`, with
+    /// `statement` (prepared from ``insertPersonSQL``); returns the person's checksum.
+    static func insertPerson(_ index: Int, key: Int64, team: Int64, with statement: RawStatement)
+        throws -> Int64
+    {
+        let values = Workload.person(index)
+        statement.bind(1, key)
+        statement.bind(2, personEntity)
+        statement.bind(3, team)
+        statement.bind(4, values.id)
+        statement.bind(5, values.name)
+        statement.bind(6, Int64(values.age))
+        statement.bind(7, values.email)
+        statement.bind(8, values.score)
+        statement.bind(9, values.created)
+        try statement.run()
+        return values.checksum
+    }
+
     /// Runs `operation`; `queries` is the exact number of `query` fetches.
     func run(_ operation: String, queries: Int) throws -> SideResult {
         if operation == "concurrent_import" {
@@ -108,23 +132,12 @@ struct RawSQLiteRunner {
                 teams.bind(3, Workload.teamName(index))
                 try teams.run()
             }
-            let people = try db.prepare(
-                "INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZTEAM, ZID, ZNAME, ZAGE, ZEMAIL, ZSCORE, "
-                    + "ZCREATED) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)")
+            let people = try db.prepare(Self.insertPersonSQL)
             var checksum: Int64 = 0
             for index in 0..<n {
-                let values = Workload.person(index)
-                people.bind(1, Int64(index + 1))
-                people.bind(2, Self.personEntity)
-                people.bind(3, Int64(Workload.team(ofPerson: index, teams: teamCount) + 1))
-                people.bind(4, values.id)
-                people.bind(5, values.name)
-                people.bind(6, Int64(values.age))
-                people.bind(7, values.email)
-                people.bind(8, values.score)
-                people.bind(9, values.created)
-                try people.run()
-                checksum &+= values.checksum
+                checksum &+= try Self.insertPerson(
+                    index, key: Int64(index + 1),
+                    team: Int64(Workload.team(ofPerson: index, teams: teamCount) + 1), with: people)
             }
             let keys = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             for (number, count) in [(Self.personEntity, n), (Self.teamEntity, teamCount)] {

@@ -13,8 +13,16 @@ final class WriterOutcomes: Sendable {
     /// How many writers have ended.
     var finished: Int { outcomes.withLock { $0.count } }
 
-    /// How writer `writer` ended, if it has.
-    func outcome(of writer: Int) -> Result<Int64, any Error>? {
-        outcomes.withLock { $0[writer] }
+    /// The sum of the checksums of writers `0..<writers`; throws the first writer's error, or
+    /// says which writer has not ended.
+    func checksum(writers: Int) throws -> Int64 {
+        var checksum: Int64 = 0
+        for writer in 0..<writers {
+            guard let outcome = outcomes.withLock({ $0[writer] }) else {
+                throw BenchError.failed("concurrent_import: writer \(writer) did not finish")
+            }
+            checksum &+= try outcome.get()
+        }
+        return checksum
     }
 }
