@@ -14,8 +14,9 @@ struct ImporterExampleTests {
     /// Runs the example with `arguments`; returns its status, output and errors.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String)
     {
+        let example = try #require(importerExample)
         let process = Process()
-        process.executableURL = try #require(importerExample)
+        process.executableURL = example
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         let output = Pipe()
