@@ -94,6 +94,7 @@ struct BenchOptions {
                 let text = try value(flag)
                 guard
                     Workload.operations.contains(text)
+                        || Workload.freshStoreOperations.contains(text)
                         || ["open", "save", "resave", "fetch_drop"].contains(text)
                 else {
                     throw BenchError.usage("unknown --op '\(text)'")
