@@ -97,4 +97,32 @@ struct BackgroundContextTests {
         }
         #expect(count == 3)
     }
+
+    @Test("a background context whose coordinator lost its store throws, keeping unsaved work")
+    func lostStore() async throws {
+        let fixture = try ConcurrencyFixture()
+        defer { fixture.remove() }
+        let background = BackgroundContext(coordinator: fixture.coordinator)
+        let id = try await background.perform { context in
+            let club = try context.insert("Club")
+            try context.save()
+            return club.objectID
+        }
+        for store in fixture.coordinator.storeDescriptions {
+            fixture.coordinator.removeStore(store)
+        }
+        let outcome = await background.perform { context in
+            var errors: [String] = []
+            do { _ = try context.existingObject(with: id) } catch { errors.append("\(error)") }
+            do {
+                try ConcurrencyFixture.insertClubs(1, prefix: "new", into: context)
+                try context.save()
+            } catch { errors.append("\(error)") }
+            return (errors, context.insertedObjects.count)
+        }
+        // Both fail with an error (no crash), and the unsaved insert is still there to save
+        // once a store is back.
+        #expect(outcome.0.count == 2)
+        #expect(outcome.1 == 1)
+    }
 }
