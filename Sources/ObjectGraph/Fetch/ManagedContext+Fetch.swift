@@ -201,6 +201,10 @@ extension ManagedContext {
         // Every fetch, count and dictionary fetch starts here.
         checkQueue("fetch")
         drainQueuedWork()
+        // A key-path predicate that could not name a key fails here, never as another query.
+        if let error = request.predicate?.keyPathError ?? request.havingPredicate?.keyPathError {
+            throw error
+        }
         if let name = request.entityName { return try schema.requireEntity(named: name) }
         guard let name = classes.entityName(for: T.self, in: schema.model) else {
             throw ObjectGraphError.unsupported(
