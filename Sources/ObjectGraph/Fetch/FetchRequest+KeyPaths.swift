@@ -1,3 +1,5 @@
+import Foundation
+
 /// Key paths of a class that names its properties (``KeyPathNaming``, as generated classes
 /// do) wherever a fetch request takes a key.
 ///
@@ -49,5 +51,24 @@ extension FetchProperty {
         throws(KeyPathNamingError) -> FetchProperty
     {
         .key(try Root.name(of: keyPath))
+    }
+}
+
+extension FetchRequest where Result: KeyPathNaming {
+    /// A request whose predicate is Foundation's `#Predicate`, converted (see
+    /// ``Predicate/init(_:)``).
+    ///
+    /// ```swift
+    /// let request = try FetchRequest(predicate: #Predicate<Student> { $0.age > 20 })
+    /// ```
+    /// - Throws: ``FoundationPredicateError`` naming a construct, key path or value with no
+    ///   predicate form.
+    public init(
+        entityName: String? = nil, predicate: Foundation.Predicate<Result>,
+        sortDescriptors: [SortDescriptor] = []
+    ) throws(FoundationPredicateError) {
+        self.init(
+            entityName: entityName, predicate: try Predicate(predicate),
+            sortDescriptors: sortDescriptors)
     }
 }

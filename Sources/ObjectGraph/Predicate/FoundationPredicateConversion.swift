@@ -22,7 +22,7 @@ extension Predicate {
         throws(FoundationPredicateError)
     {
         var conversion = PredicateConversion()
-        conversion.bindings[predicate.variable.key] = .evaluatedObject
+        conversion.bind(predicate.variable.key, to: .evaluatedObject)
         self = try conversion.predicate(predicate.expression)
     }
 }
@@ -51,9 +51,25 @@ enum ConvertedTerm {
 struct PredicateConversion {
     /// The input variable is the evaluated object; a `flatMap` variable is the wrapped value's
     /// expression; a `contains(where:)`/`filter` variable is a SUBQUERY variable.
-    var bindings: [PredicateExpressions.VariableID: Expression] = [:]
+    /// Each with the SUBQUERY depth it was bound at.
+    var bindings: [PredicateExpressions.VariableID: (value: Expression, depth: Int)] = [:]
     /// How many SUBQUERY variables are in use (they are named `$v1`, `$v2`, …).
     var subqueryDepth = 0
+
+    /// Makes `variable` stand for `value` at the current SUBQUERY depth.
+    mutating func bind(_ variable: PredicateExpressions.VariableID, to value: Expression) {
+        bindings[variable] = (value, subqueryDepth)
+    }
+
+    /// Whether `value` is rooted at a SUBQUERY variable (`$v1`, `$v1.title`), which a nested
+    /// SUBQUERY may name.
+    static func isVariable(_ value: Expression) -> Bool {
+        switch value {
+        case .variable: return true
+        case .member(let base, _): return isVariable(base)
+        default: return false
+        }
+    }
 
     /// Converts a construct.
     mutating func term(_ construct: Any) throws(FoundationPredicateError) -> ConvertedTerm {
@@ -96,7 +112,7 @@ struct PredicateConversion {
         subqueryDepth += 1
         defer { subqueryDepth -= 1 }
         let name = "v\(subqueryDepth)"
-        bindings[variable] = .variable(name)
+        bind(variable, to: .variable(name))
         let condition = try predicate(test)
         return .subquery(collection, name, negated ? !condition : condition)
     }

@@ -10,7 +10,12 @@ extension PredicateExpressions.Variable: FoundationPredicateConvertible {
         guard let bound = conversion.bindings[key] else {
             throw .unsupported(self, "a variable declared outside the predicate")
         }
-        return .expression(bound)
+        if bound.depth < conversion.subqueryDepth && !PredicateConversion.isVariable(bound.value) {
+            // Inside SUBQUERY a key path reads the element: the outer object has no name there.
+            throw .unsupported(
+                self, "an outer object used inside a to-many's closure (SUBQUERY cannot name it)")
+        }
+        return .expression(bound.value)
     }
 }
 
@@ -156,7 +161,12 @@ extension PredicateExpressions.UnaryMinus: FoundationPredicateConvertible {
     func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
         -> ConvertedTerm
     {
-        .expression(.negate(try conversion.expression(wrapped)))
+        switch try conversion.expression(wrapped) {
+        case .constant(.integer(let n)) where n != .min: return .expression(.constant(.integer(-n)))
+        case .constant(.double(let d)): return .expression(.constant(.double(-d)))
+        case .constant(.decimal(let d)): return .expression(.constant(.decimal(-d)))
+        case let value: return .expression(.negate(value))
+        }
     }
 }
 
@@ -176,7 +186,7 @@ extension PredicateExpressions.OptionalFlatMap: FoundationPredicateConvertible {
         -> ConvertedTerm
     {
         let base = try conversion.expression(wrapped)
-        conversion.bindings[variable.key] = base
+        conversion.bind(variable.key, to: base)
         switch try conversion.term(transform) {
         case .predicate(let predicate): return .optionalPredicate(base, predicate)
         case .range: throw .unsupported(self, "a range is a value only for contains")
@@ -219,8 +229,12 @@ extension PredicateExpressions.Conditional: FoundationPredicateConvertible {
         let condition = try conversion.predicate(test)
         let whenTrue = try conversion.term(trueBranch)
         let whenFalse = try conversion.term(falseBranch)
-        if case .predicate(let a) = whenTrue, case .predicate(let b) = whenFalse {
+        switch (whenTrue, whenFalse) {
+        case (.predicate, _), (_, .predicate):
+            let a = try conversion.predicate(trueBranch)
+            let b = try conversion.predicate(falseBranch)
             return .predicate((condition && a) || (!condition && b))
+        default: break
         }
         return .expression(
             .ternary(
