@@ -30,7 +30,7 @@ private typealias Student = KeyPathSchool.Student
             construct(#Predicate<Student> { $0.courses.first?.title == "Math" })
                 == "PredicateExpressions.KeyPath")
         #expect(
-            construct(#Predicate<Student> { $0.advisor is KeyPathSchool.Teacher })
+            construct(#Predicate<Student> { $0.mentor is KeyPathSchool.Teacher })
                 == "PredicateExpressions.TypeCheck")
     }
 

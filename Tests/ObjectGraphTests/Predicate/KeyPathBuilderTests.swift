@@ -41,6 +41,18 @@ private typealias Student = KeyPathSchool.Student
         }
     }
 
+    @Test("the README's key-path predicate builds the parsed predicate")
+    func readmeExample() throws {
+        var request = FetchRequest<Student>()
+        request.predicate =
+            \Student.gpa >= 3.0 && !(\Student.nickname == nil)
+            || (\Student.name).beginsWith("a", options: [.caseInsensitive, .diacriticInsensitive])
+        #expect(
+            request.predicate
+                == (try ObjectGraph.Predicate(
+                    format: "gpa >= 3.0 AND NOT nickname == nil OR name BEGINSWITH[cd] 'a'")))
+    }
+
     @Test("string operations with options, IN and BETWEEN on key paths")
     func strings() throws {
         try KeyPathSchool.withSchool { context in

@@ -19,6 +19,8 @@ enum KeyPathSchool {
         }
         /// Not a model property: not in the table.
         var cache: Int { 0 }
+        /// The advisor as a plain object (for a type check).
+        var mentor: ManagedObject? { advisor }
 
         nonisolated(unsafe) static let keyPathNames: [AnyKeyPath: String] = [
             \Student.name: "name", \Student.age: "age", \Student.gpa: "gpa",
