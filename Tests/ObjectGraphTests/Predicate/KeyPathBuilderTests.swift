@@ -94,6 +94,25 @@ private typealias Student = KeyPathSchool.Student
         }
     }
 
+    @Test("the fetch refuses the carried error before running: also when no row is evaluated")
+    func unnamedInPredicateOnEmptyStore() throws {
+        let classes = ManagedObjectClasses()
+        classes.register(Student.self, forEntity: "Student")
+        let coordinator = StoreCoordinator(model: KeyPathSchool.model())
+        try coordinator.addStore(type: .inMemory)
+        let context = ManagedContext(coordinator: coordinator, classes: classes)
+        let predicate = \Student.cache > 0
+        #expect(throws: KeyPathNamingError.self) {
+            try context.fetch(FetchRequest<Student>(predicate: predicate))
+        }
+        #expect(throws: KeyPathNamingError.self) {
+            try context.count(for: FetchRequest<Student>(predicate: predicate))
+        }
+        #expect(throws: KeyPathNamingError.self) {
+            try context.fetchObjectIDs(FetchRequest<Student>(predicate: predicate))
+        }
+    }
+
     @Test("a compared value with no predicate form is carried as an error naming its type")
     func unsupportedValue() {
         struct Opaque: Equatable {}
