@@ -98,22 +98,6 @@ extension PredicateExpressions.Comparison: FoundationPredicateConvertible {
     }
 }
 
-extension PredicateExpressions.Equal: FoundationPredicateConvertible {
-    func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
-        -> ConvertedTerm
-    {
-        .predicate(try conversion.expression(lhs).equals(conversion.expression(rhs)))
-    }
-}
-
-extension PredicateExpressions.NotEqual: FoundationPredicateConvertible {
-    func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
-        -> ConvertedTerm
-    {
-        .predicate(try conversion.expression(lhs).notEquals(conversion.expression(rhs)))
-    }
-}
-
 extension PredicateExpressions.Arithmetic: FoundationPredicateConvertible {
     func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
         -> ConvertedTerm
@@ -243,33 +227,6 @@ extension PredicateExpressions.Conditional: FoundationPredicateConvertible {
     }
 }
 
-extension PredicateExpressions.SequenceStartsWith: FoundationPredicateConvertible {
-    /// `s.starts(with: p)` is `s BEGINSWITH p`.
-    func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
-        -> ConvertedTerm
-    {
-        .predicate(try conversion.expression(base).beginsWith(conversion.expression(prefix)))
-    }
-}
-
-extension PredicateExpressions.CollectionContainsCollection: FoundationPredicateConvertible {
-    /// `s.contains(t)` of strings is `s CONTAINS t`.
-    func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
-        -> ConvertedTerm
-    {
-        .predicate(try conversion.expression(base).contains(conversion.expression(other)))
-    }
-}
-
-extension PredicateExpressions.SequenceContains: FoundationPredicateConvertible {
-    /// `list.contains(x)` is `x IN list`.
-    func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
-        -> ConvertedTerm
-    {
-        .predicate(try conversion.expression(element).isIn(conversion.expression(sequence)))
-    }
-}
-
 extension PredicateExpressions.SequenceContainsWhere: FoundationPredicateConvertible {
     /// `c.contains { test }` is `SUBQUERY(c, $v, test).@count > 0`.
     func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
@@ -329,4 +286,51 @@ extension PredicateExpressions.RangeExpressionContains: FoundationPredicateConve
         if closed { return .predicate(value.between(lower, upper)) }
         return .predicate(value >= lower && value < upper)
     }
+}
+
+/// A construct that is one comparison of two converted operands.
+protocol FoundationComparisonConstruct: FoundationPredicateConvertible {
+    /// The comparison's operator.
+    static var comparisonOperator: ComparisonOperator { get }
+    /// The left and right operands, in the comparison's order.
+    var operands: (left: Any, right: Any) { get }
+}
+
+extension FoundationComparisonConstruct {
+    func converted(_ conversion: inout PredicateConversion) throws(FoundationPredicateError)
+        -> ConvertedTerm
+    {
+        let (left, right) = operands
+        return try .predicate(
+            conversion.expression(left).compared(
+                Self.comparisonOperator, conversion.expression(right)))
+    }
+}
+
+extension PredicateExpressions.Equal: FoundationComparisonConstruct {
+    static var comparisonOperator: ComparisonOperator { .equal }
+    var operands: (left: Any, right: Any) { (lhs, rhs) }
+}
+
+extension PredicateExpressions.NotEqual: FoundationComparisonConstruct {
+    static var comparisonOperator: ComparisonOperator { .notEqual }
+    var operands: (left: Any, right: Any) { (lhs, rhs) }
+}
+
+/// `s.starts(with: p)` is `s BEGINSWITH p`.
+extension PredicateExpressions.SequenceStartsWith: FoundationComparisonConstruct {
+    static var comparisonOperator: ComparisonOperator { .beginsWith }
+    var operands: (left: Any, right: Any) { (base, prefix) }
+}
+
+/// `s.contains(t)` of strings is `s CONTAINS t`.
+extension PredicateExpressions.CollectionContainsCollection: FoundationComparisonConstruct {
+    static var comparisonOperator: ComparisonOperator { .contains }
+    var operands: (left: Any, right: Any) { (base, other) }
+}
+
+/// `list.contains(x)` is `x IN list`.
+extension PredicateExpressions.SequenceContains: FoundationComparisonConstruct {
+    static var comparisonOperator: ComparisonOperator { .in }
+    var operands: (left: Any, right: Any) { (element, sequence) }
 }
