@@ -19,9 +19,16 @@ import Foundation
 /// runs on the main queue for a waiting caller takes the caller's entries along for its
 /// duration (the caller is blocked meanwhile): work of the queues the caller is inside may run
 /// inline there too.
+///
+/// It also lists the queues whose context is halfway through an operation on this thread (a
+/// child context calling its parent in the middle of a fetch, fault or save): while this
+/// thread waits for another queue it runs no other thread's block on those (see
+/// ``SyncRendezvous``).
 final class EnteredQueues {
     /// The queues entered, innermost last (a queue is there once per entry).
     private(set) var entries: [ObjectIdentifier] = []
+    /// The queues whose context is halfway through an operation (once per operation).
+    private(set) var busy: [ObjectIdentifier] = []
 
     private init() {}
 
@@ -41,6 +48,24 @@ final class EnteredQueues {
         let depth = entries.count
         entries += queues
         defer { entries.removeSubrange(depth...) }
+        return try body()
+    }
+
+    /// Runs `body` with `queues` entered and `busy` marked as halfway through an operation:
+    /// a block run for a waiting thread takes that thread's state along.
+    func with<T, E: Error>(
+        _ queues: [ObjectIdentifier], busy marked: [ObjectIdentifier], _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        let depth = busy.count
+        busy += marked
+        defer { busy.removeSubrange(depth...) }
+        return try with(queues, body)
+    }
+
+    /// Runs `body` with `queue` marked as halfway through an operation.
+    func marking<T, E: Error>(_ queue: ObjectIdentifier, _ body: () throws(E) -> T) throws(E) -> T {
+        busy.append(queue)
+        defer { busy.removeLast() }
         return try body()
     }
 
