@@ -4,24 +4,29 @@ import Synchronization
 /// Where a context's work runs: how ``ManagedContext/performAndWait(_:)``, ``BackgroundContext``,
 /// ``ContextExecutor`` and merges enter a context of each ``ManagedContext/ConcurrencyType``.
 ///
-/// - `.privateQueue`: work runs under `gate`, a lock held for the length of each piece of work.
-///   ``runSync(_:)`` takes it on the caller's own thread (as libdispatch's `sync` and Core
-///   Data's `performAndWait` do: no thread hop, no wait when the queue is free);
-///   ``runAsync(_:)`` hands work to `serial`, a serial dispatch queue whose items take the same
-///   gate, so asynchronous items and synchronous entries exclude each other and each kind runs
-///   in order.
+/// - `.privateQueue`: work runs under `gate` (a ``QueueGate``), held for the length of each
+///   piece of work. ``runSync(_:)`` takes it on the caller's own thread (as libdispatch's
+///   `sync` and Core Data's `performAndWait` do: no thread hop, and a free gate costs one
+///   compare-and-exchange and one exchange); ``runAsync(_:)`` hands work to `serial`, a serial
+///   dispatch queue whose items take the same gate, so asynchronous items and synchronous
+///   entries exclude each other and each kind runs in order.
 /// - `.mainQueue`: the main queue (the main thread, or whichever thread libdispatch runs the
 ///   main queue's blocks on once `dispatchMain()` parked the main thread). ``runSync(_:)`` runs
-///   inline there, and from elsewhere with `DispatchQueue.main.sync`; ``runAsync(_:)`` is `DispatchQueue.main.async`. The main
-///   queue must be served (an app's run loop, `dispatchMain()`, an async `main`, the test
-///   runner), as in Core Data.
+///   inline there; from elsewhere it posts the block to ``SyncRendezvous`` and hands it to
+///   `DispatchQueue.main.async` too: the main thread runs it while it waits for a private queue,
+///   or the main queue once it is free, whichever comes first. ``runAsync(_:)`` is
+///   `DispatchQueue.main.async`. The main queue must be served (an app's run loop,
+///   `dispatchMain()`, an async `main`, the test runner), as in Core Data.
 /// - `.confined`: no queue; synchronous work runs inline, asynchronous work waits in an inbox
 ///   the context drains at its next ``ManagedContext/processPendingChanges()``, fetch or save.
 ///
 /// Re-entrancy comes from ``EnteredQueues``: work entered on a thread records the queue there,
 /// and a synchronous entry of a queue the thread is inside runs inline instead of taking the
-/// gate again. A block run on the main queue for a waiting caller carries the caller's
-/// entries, so `A.performAndWait { main.performAndWait { A.performAndWait { … } } }` works too.
+/// gate again. No cycle of synchronous entries deadlocks: a thread that must wait for a queue
+/// while it is inside others runs, meanwhile, the blocks other threads post for the queues it
+/// is inside (``SyncRendezvous``); a block run for a waiting caller carries the caller's
+/// entries, so `A.performAndWait { main.performAndWait { A.performAndWait { … } } }` works, and
+/// so do a thread inside `A` asking for `B` while another inside `B` asks for `A`.
 ///
 /// Sendable: `kind` and `label` are constants, `serial` and `gate` are thread-safe, the inbox
 /// is ``Locked``, its count an atomic.

@@ -15,10 +15,11 @@ import Foundation
 /// `performAndWait` re-entrant (`parent.performAndWait { child.performAndWait {
 /// parent.performAndWait { … } } }` runs inline) and what the debug detector asks.
 ///
-/// Only its own thread touches an instance, so it needs no lock. A block that ``ContextQueue``
-/// runs on the main queue for a waiting caller takes the caller's entries along for its
+/// Only its own thread touches an instance, so it needs no lock. A block that
+/// ``SyncRendezvous`` runs on another thread for a waiting caller (on the main queue, or on the
+/// thread holding the queue the caller waits for) takes the caller's entries along for its
 /// duration (the caller is blocked meanwhile): work of the queues the caller is inside may run
-/// inline there too.
+/// inline there too, and the debug detector counts the block as inside them.
 ///
 /// It also lists the queues whose context is halfway through an operation on this thread (a
 /// child context calling its parent in the middle of a fetch, fault or save): while this

@@ -24,6 +24,13 @@ import Foundation
 /// the cycle breaks instead of deadlocking. A thread inside no queue (a dispatch worker taking
 /// the gate for an asynchronous item) only waits for the gate: no one can be waiting for it.
 ///
+/// A child context calling its parent (ObjectGraph's own work, halfway through the child's
+/// fetch, fault or save) marks the child busy in ``EnteredQueues``: a thread waiting then runs
+/// no other thread's block on the child (it would see, and could save, the half-done
+/// operation's state), and a main-queue child's call, being library code, may be posted for
+/// another thread to run. Every cycle still has a thread that serves: parent chains never
+/// loop, so not every thread in a cycle can be waiting from a busy child for its parent.
+///
 /// Everything here is the contended path; a free gate never reaches it. One lock and one
 /// condition serve every queue: the condition is broadcast when a request is posted or run and
 /// when a gate someone waits for is released.
