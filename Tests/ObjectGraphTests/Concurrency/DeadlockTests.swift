@@ -252,7 +252,7 @@ final class ThreadBarrier: Sendable {
 /// Watchdogs for the scenarios: a deadlock fails the test after `seconds` instead of hanging.
 enum DeadlockWatch {
     /// How long a scenario may take before it counts as deadlocked.
-    static let seconds = 20
+    static let seconds = 60
 
     /// Runs `body(index)` on `count` new threads; whether they all finished in time.
     static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
