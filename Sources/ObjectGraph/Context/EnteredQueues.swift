@@ -15,13 +15,21 @@ import Foundation
 /// `performAndWait` re-entrant (`parent.performAndWait { child.performAndWait {
 /// parent.performAndWait { … } } }` runs inline) and what the debug detector asks.
 ///
-/// Only its own thread touches an instance, so it needs no lock. A block that ``ContextQueue``
-/// runs on the main queue for a waiting caller takes the caller's entries along for its
+/// Only its own thread touches an instance, so it needs no lock. A block that
+/// ``SyncRendezvous`` runs on another thread for a waiting caller (on the main queue, or on the
+/// thread holding the queue the caller waits for) takes the caller's entries along for its
 /// duration (the caller is blocked meanwhile): work of the queues the caller is inside may run
-/// inline there too.
+/// inline there too, and the debug detector counts the block as inside them.
+///
+/// It also lists the queues whose context is halfway through an operation on this thread (a
+/// child context calling its parent in the middle of a fetch, fault or save): while this
+/// thread waits for another queue it runs no other thread's block on those (see
+/// ``SyncRendezvous``).
 final class EnteredQueues {
     /// The queues entered, innermost last (a queue is there once per entry).
     private(set) var entries: [ObjectIdentifier] = []
+    /// The queues whose context is halfway through an operation (once per operation).
+    private(set) var busy: [ObjectIdentifier] = []
 
     private init() {}
 
@@ -41,6 +49,24 @@ final class EnteredQueues {
         let depth = entries.count
         entries += queues
         defer { entries.removeSubrange(depth...) }
+        return try body()
+    }
+
+    /// Runs `body` with `queues` entered and `busy` marked as halfway through an operation:
+    /// a block run for a waiting thread takes that thread's state along.
+    func with<T, E: Error>(
+        _ queues: [ObjectIdentifier], busy marked: [ObjectIdentifier], _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        let depth = busy.count
+        busy += marked
+        defer { busy.removeSubrange(depth...) }
+        return try with(queues, body)
+    }
+
+    /// Runs `body` with `queue` marked as halfway through an operation.
+    func marking<T, E: Error>(_ queue: ObjectIdentifier, _ body: () throws(E) -> T) throws(E) -> T {
+        busy.append(queue)
+        defer { busy.removeLast() }
         return try body()
     }
 

@@ -41,9 +41,11 @@ extension ManagedContext {
     /// }
     /// ```
     ///
-    /// Two queues waiting on each other from two threads (one thread inside A asking for B
-    /// while another inside B asks for A) deadlock, as with any two locks: enter contexts in
-    /// one order — a child before its parent, as Core Data's parent chains do.
+    /// Threads entering each other's queues do not deadlock: while a thread inside A waits for
+    /// B, it runs the blocks other threads ask to run in A (one inside B asking for A, say) on
+    /// its own thread, with their queues carried, and they run the same way for it. A block
+    /// may then see its context changed by another thread's block across a `performAndWait`
+    /// into another context, as with re-entrant nesting on one thread.
     public func performAndWait<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         try queue.runSync(body)
     }

@@ -43,6 +43,7 @@ extension ManagedContext {
             coordinator: parent.coordinator, concurrencyType: concurrencyType,
             classes: classes ?? inherited, undoManager: undoManager)
         family.upstream = upstream
+        upstream.childQueue = queue
         upstream.withParent { $0.adoptChild(self) }
     }
 
