@@ -42,20 +42,13 @@ extension SwiftCodeGenerator {
         case .decimal: return object("Decimal", module: "Foundation", zero: "0")
         case .string: return object("String", module: "Swift", zero: "\"\"")
         case .date:
-            return object(
-                "Date", module: "Foundation",
-                zero: "\(ref("Date", in: "Foundation"))(timeIntervalSinceReferenceDate: 0)")
+            return object("Date", module: "Foundation", zero: "\(ref("AbsentValues")).date")
         case .binary:
             return object("Data", module: "Foundation", zero: "\(ref("Data", in: "Foundation"))()")
         case .uuid:
-            let zeros = Array(repeating: "0", count: 16).joined(separator: ", ")
-            return object(
-                "UUID", module: "Foundation",
-                zero: "\(ref("UUID", in: "Foundation"))(uuid: (\(zeros)))")
+            return object("UUID", module: "Foundation", zero: "\(ref("AbsentValues")).uuid")
         case .uri:
-            return object(
-                "URL", module: "Foundation",
-                zero: "\(ref("URL", in: "Foundation"))(fileURLWithPath: \"/\")")
+            return object("URL", module: "Foundation", zero: "\(ref("AbsentValues")).url")
         case .objectID: return .plain(ref("ObjectID"), absent: nil)
         case .transformable: return transformableType(attribute, entity: entity)
         case .undefined, .composite, .unknown:
