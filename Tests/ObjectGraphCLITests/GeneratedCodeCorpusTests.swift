@@ -80,7 +80,7 @@ struct GeneratedCodeCorpusTests {
     }
 
     /// `public struct Name: Codable, Sendable {}` for each type a transformable attribute was
-    /// assumed to be (the app declares them).
+    /// assumed to be, and the classes of Category/Extension entities (the app declares them).
     static func stubs(forWarnings warnings: String) -> String {
         var names: Set<String> = []
         for line in warnings.split(separator: "\n")
@@ -94,7 +94,10 @@ struct GeneratedCodeCorpusTests {
                 names.insert(String(name))
             }
         }
-        return "import Foundation\n"
+        let classes = warnings.split(separator: "\n").compactMap { line in
+            line.range(of: "write its class: ").map { "public " + line[$0.upperBound...] + "\n" }
+        }
+        return "import Foundation\nimport ObjectGraph\n" + classes.joined()
             + names.sorted().map { "public struct \($0): Codable, Sendable {}\n" }.joined()
     }
 

@@ -8,11 +8,12 @@
 /// ada.name = "Ada"
 /// let students = try context.fetch(Student.fetchRequest())
 /// ```
+///
+/// Generated classes also have `class var entityName` (the entity's name; a subclass overrides
+/// it) and conform to ``KeyPathNaming``.
 public protocol GeneratedManagedObject: ManagedObject {
-    /// The entity the class stands for (a subclass overrides it).
-    static var entityName: String { get }
     /// Registers every generated class of the class's model in `classes`, each for its
-    /// entity.
+    /// entity (the topmost generated class declares it; subclasses inherit it).
     static func registerModelClasses(in classes: ManagedObjectClasses)
 }
 

@@ -51,8 +51,6 @@ public final class ManagedObjectClasses: @unchecked Sendable {
     func entityName(for type: ManagedObject.Type, in model: EntityModel) -> String? {
         if let generated = type as? any GeneratedManagedObject.Type {
             registerModel(of: generated)
-            let name = generated.entityName
-            if model.entities.contains(where: { $0.name == name }) { return name }
         }
         let explicit = lock.withLock { byEntity.first { $0.value == type }?.key }
         if let explicit { return explicit }

@@ -40,6 +40,9 @@ struct SwiftCodeGenerator {
     let all: Bool
     /// Warnings, one line each, naming entity and property.
     private(set) var warnings: [String] = []
+    /// Declarations the user writes: the classes of Category/Extension entities (`class
+    /// Order: ManagedObject {}`), one per line.
+    private(set) var userClasses: [String] = []
     /// Types of transformable attributes assumed to be the user's `Codable & Sendable` types.
     var assumedCodableTypes: Set<String> = []
 
@@ -180,39 +183,32 @@ extension SwiftCodeGenerator {
     private mutating func source(_ entity: Entity, _ mode: Mode) -> String {
         let name = classNames[entity.name] ?? entity.name
         let parent = entity.parentName.flatMap { model.entity(named: $0) }
-        let parentGenerated = parent.map { modes[$0.name] != nil } ?? false
-        let parentClass = parent.flatMap { classNames[$0.name] }
+        let isTop = parent.map { modes[$0.name] == nil } ?? true
         let table = "\(name)Properties"
-        let open = access.modifier
-        var lines = header(
-            "the entity \"\(entity.name)\" of the model \"\(modelName)\"")
+        var lines = header("the entity \"\(entity.name)\" of the model \"\(modelName)\"")
+        let conformances = "\(ref("GeneratedManagedObject")), \(ref("KeyPathNaming"))"
+        let members = classMembers(entity, mode, table: table, isTop: isTop)
         switch mode {
         case .classDefinition:
-            let base = parentClass ?? ref("ManagedObject")
-            let conformances =
-                parentGenerated ? "" : ", \(ref("GeneratedManagedObject")), \(ref("KeyPathNaming"))"
+            let base = parent.flatMap { classNames[$0.name] } ?? ref("ManagedObject")
             lines.append("/// The entity \"\(entity.name)\".")
-            lines.append("\(open)class \(name): \(base)\(conformances) {")
-            lines += classMembers(entity, table: table, isOverride: parentGenerated)
+            lines.append("\(access.modifier)class \(name): \(base)\(isTop ? ", " + conformances : "") {")
+            lines += members
             lines.append("}")
         case .category:
-            if parentGenerated {
-                warn(
-                    "\(entity.name): a Category/Extension entity whose parent class is generated: "
-                        + "its entityName and key paths are its parent's (extensions cannot "
-                        + "override them); generate it as a Class Definition for its own")
-            } else {
+            let base = parent.flatMap { classNames[$0.name] } ?? ref("ManagedObject")
+            userClasses.append("class \(name): \(base) {}")
+            if isTop || !members.isEmpty {
                 lines.append("/// The entity \"\(entity.name)\" (the class is written by hand).")
-                lines.append(
-                    "extension \(name): \(ref("GeneratedManagedObject")), \(ref("KeyPathNaming")) {")
-                lines += classMembers(entity, table: table, isOverride: false)
+                lines.append("extension \(name)\(isTop ? ": " + conformances : "") {")
+                lines += members
                 lines.append("}")
             }
         }
         lines.append("")
         lines += propertiesExtension(entity, className: name, table: table)
         lines.append("")
-        lines += propertyTable(entity, className: name, table: table)
+        lines += propertyTable(entity, className: name, table: table, isTop: isTop)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -227,34 +223,59 @@ extension SwiftCodeGenerator {
         ]
     }
 
-    private func classMembers(_ entity: Entity, table: String, isOverride: Bool) -> [String] {
-        let open = access.modifier
-        let override = isOverride ? "override " : ""
-        var lines = [
-            "    /// The entity's name in the model.",
-            "    \(open)\(override)class var entityName: \(ref("String", in: "Swift")) { "
-                + "\(literal(entity.name)) }",
-        ]
-        if !isOverride {
-            lines += [
-                "",
-                "    /// Registers every generated class of the model \"\(modelName)\" (ObjectGraph "
-                    + "calls it the",
-                "    /// first time it meets one of them).",
-                "    \(open)class func registerModelClasses(in classes: "
-                    + "\(ref("ManagedObjectClasses"))) {",
-                "        \(modelName)ModelClasses.register(in: classes)",
-                "    }",
-            ]
+    /// Whether the generated code of `entity` declares `entityName`: a class always; an
+    /// extension only when nothing has to override it (no ancestor declares one, no generated
+    /// subentity): declarations in extensions cannot be overridden.
+    private func declaresEntityName(_ entity: Entity) -> Bool {
+        switch modes[entity.name] {
+        case .classDefinition?: return true
+        case .category?:
+            let hasDescendant = model.entities.contains {
+                $0.parentName == entity.name && modes[$0.name] != nil
+            }
+            return !inheritsEntityName(entity) && !hasDescendant
+        case nil: return false
         }
+    }
+
+    /// Whether an ancestor of `entity` declares `entityName`.
+    private func inheritsEntityName(_ entity: Entity) -> Bool {
+        model.lineage(of: entity).dropFirst().contains { declaresEntityName($0) }
+    }
+
+    private mutating func classMembers(_ entity: Entity, _ mode: Mode, table: String, isTop: Bool)
+        -> [String]
+    {
+        let open = access.modifier
+        var lines: [String] = []
+        if declaresEntityName(entity) {
+            let override = inheritsEntityName(entity) ? "override " : ""
+            lines += [
+                "    /// The entity's name in the model.",
+                "    \(open)\(override)class var entityName: \(ref("String", in: "Swift")) { "
+                    + "\(literal(entity.name)) }",
+            ]
+        } else if mode == .category {
+            warn(
+                "\(entity.name): a Category/Extension entity with a generated subentity or parent: "
+                    + "no entityName (an extension's cannot be overridden); declare "
+                    + "`class var entityName: String { \(literal(entity.name)) }` in your class")
+        }
+        guard isTop else { return lines }
+        if !lines.isEmpty { lines.append("") }
         lines += [
+            "    /// Registers every generated class of the model \"\(modelName)\" (ObjectGraph "
+                + "calls it the",
+            "    /// first time it meets one of them).",
+            "    \(open)static func registerModelClasses(in classes: "
+                + "\(ref("ManagedObjectClasses"))) {",
+            "        \(modelName)ModelClasses.register(in: classes)",
+            "    }",
             "",
-            "    /// The model property `keyPath` names.",
-            "    \(open)\(override)class func propertyName(for keyPath: \(ref("AnyKeyPath", in: "Swift")))"
+            "    /// The model property `keyPath` (rooted at this class or a generated subclass) names.",
+            "    \(open)static func propertyName(for keyPath: \(ref("AnyKeyPath", in: "Swift")))"
                 + " -> \(ref("String", in: "Swift"))? {",
-            isOverride
-                ? "        \(table).keyPaths.name(for: keyPath) ?? super.propertyName(for: keyPath)"
-                : "        \(table).keyPaths.name(for: keyPath)",
+            "        \(table).keyPaths.name(for: keyPath)",
             "    }",
         ]
         return lines
@@ -417,15 +438,47 @@ extension SwiftCodeGenerator {
     }
 
     /// The file-private table of the entity's properties and key paths.
-    private func propertyTable(_ entity: Entity, className: String, table: String) -> [String] {
+    private func propertyTable(_ entity: Entity, className: String, table: String, isTop: Bool)
+        -> [String]
+    {
         let names = propertyNames[entity.name] ?? [:]
-        var lines = ["/// The properties of \(className) (positions cached per model), and its key paths."]
+        var lines = [
+            isTop
+                ? "/// The properties of \(className), and the key paths of it and its generated subclasses."
+                : "/// The properties of \(className)."
+        ]
         lines.append("private enum \(table) {")
         for property in Self.propertyNamesOf(entity) {
             guard let swift = names[property] else { continue }
             lines.append(
                 "    static let \(swift) = \(ref("TypedProperty"))(\(literal(property)))")
         }
+        guard isTop else {
+            lines.append("}")
+            return lines
+        }
+        var paths: [(String, String)] = []
+        for generated in model.entities
+        where modes[generated.name] != nil && model.lineage(of: generated).contains(entity) {
+            paths += keyPaths(of: generated)
+        }
+        lines.append("")
+        if paths.isEmpty {
+            lines.append("    static let keyPaths = \(ref("KeyPathNames"))([:])")
+        } else {
+            lines.append("    static let keyPaths = \(ref("KeyPathNames"))([")
+            for (path, name) in paths { lines.append("        \(path): \(literal(name)),") }
+            lines.append("    ])")
+        }
+        lines.append("}")
+        return lines
+    }
+
+    /// The key paths of `entity`'s class (inherited properties too, this class as root) and
+    /// the properties they name; through to-one relationships, the destination's attributes.
+    private func keyPaths(of entity: Entity) -> [(String, String)] {
+        let names = propertyNames[entity.name] ?? [:]
+        let className = classNames[entity.name] ?? entity.name
         var paths: [(String, String)] = []
         for name in model.lineage(of: entity).reversed().flatMap(Self.propertyNamesOf)
         where !paths.contains(where: { $0.1 == name }) {
@@ -447,16 +500,7 @@ extension SwiftCodeGenerator {
                 paths.append(("\\\(className).\(swift)?.\(attributeSwift)", path))
             }
         }
-        lines.append("")
-        if paths.isEmpty {
-            lines.append("    static let keyPaths = \(ref("KeyPathNames"))([:])")
-        } else {
-            lines.append("    static let keyPaths = \(ref("KeyPathNames"))([")
-            for (path, name) in paths { lines.append("        \(path): \(literal(name)),") }
-            lines.append("    ])")
-        }
-        lines.append("}")
-        return lines
+        return paths
     }
 
     /// The registration file.

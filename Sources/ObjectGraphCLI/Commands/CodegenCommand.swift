@@ -76,6 +76,9 @@ struct CodegenCommand: Command {
             model: model, modelName: modelName(of: modelPath), access: access, all: all)
         let files = generator.files()
         for warning in generator.warnings { io.writeError("warning: \(warning)\n") }
+        for declaration in generator.userClasses {
+            io.writeError("note: a Category/Extension entity: write its class: \(declaration)\n")
+        }
         let folder = URL(fileURLWithPath: output)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -11,12 +11,12 @@ class Announcement: ManagedObject, GeneratedManagedObject, KeyPathNaming {
 
     /// Registers every generated class of the model "School" (ObjectGraph calls it the
     /// first time it meets one of them).
-    class func registerModelClasses(in classes: ManagedObjectClasses) {
+    static func registerModelClasses(in classes: ManagedObjectClasses) {
         SchoolModelClasses.register(in: classes)
     }
 
-    /// The model property `keyPath` names.
-    class func propertyName(for keyPath: AnyKeyPath) -> String? {
+    /// The model property `keyPath` (rooted at this class or a generated subclass) names.
+    static func propertyName(for keyPath: AnyKeyPath) -> String? {
         AnnouncementProperties.keyPaths.name(for: keyPath)
     }
 }
@@ -47,7 +47,7 @@ extension Announcement {
     }
 }
 
-/// The properties of Announcement (positions cached per model), and its key paths.
+/// The properties of Announcement, and the key paths of it and its generated subclasses.
 private enum AnnouncementProperties {
     static let body = TypedProperty("body")
     static let postedAt = TypedProperty("postedAt")

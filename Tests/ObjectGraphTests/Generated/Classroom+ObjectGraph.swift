@@ -11,12 +11,12 @@ class Classroom: ManagedObject, GeneratedManagedObject, KeyPathNaming {
 
     /// Registers every generated class of the model "School" (ObjectGraph calls it the
     /// first time it meets one of them).
-    class func registerModelClasses(in classes: ManagedObjectClasses) {
+    static func registerModelClasses(in classes: ManagedObjectClasses) {
         SchoolModelClasses.register(in: classes)
     }
 
-    /// The model property `keyPath` names.
-    class func propertyName(for keyPath: AnyKeyPath) -> String? {
+    /// The model property `keyPath` (rooted at this class or a generated subclass) names.
+    static func propertyName(for keyPath: AnyKeyPath) -> String? {
         ClassroomProperties.keyPaths.name(for: keyPath)
     }
 }
@@ -73,7 +73,7 @@ extension Classroom {
     }
 }
 
-/// The properties of Classroom (positions cached per model), and its key paths.
+/// The properties of Classroom, and the key paths of it and its generated subclasses.
 private enum ClassroomProperties {
     static let building = TypedProperty("building")
     static let capacity = TypedProperty("capacity")

@@ -11,12 +11,12 @@ class Course: ManagedObject, GeneratedManagedObject, KeyPathNaming {
 
     /// Registers every generated class of the model "School" (ObjectGraph calls it the
     /// first time it meets one of them).
-    class func registerModelClasses(in classes: ManagedObjectClasses) {
+    static func registerModelClasses(in classes: ManagedObjectClasses) {
         SchoolModelClasses.register(in: classes)
     }
 
-    /// The model property `keyPath` names.
-    class func propertyName(for keyPath: AnyKeyPath) -> String? {
+    /// The model property `keyPath` (rooted at this class or a generated subclass) names.
+    static func propertyName(for keyPath: AnyKeyPath) -> String? {
         CourseProperties.keyPaths.name(for: keyPath)
     }
 }
@@ -145,7 +145,7 @@ extension Course {
     }
 }
 
-/// The properties of Course (positions cached per model), and its key paths.
+/// The properties of Course, and the key paths of it and its generated subclasses.
 private enum CourseProperties {
     static let code = TypedProperty("code")
     static let credits = TypedProperty("credits")

@@ -11,12 +11,12 @@ class Lesson: ManagedObject, GeneratedManagedObject, KeyPathNaming {
 
     /// Registers every generated class of the model "School" (ObjectGraph calls it the
     /// first time it meets one of them).
-    class func registerModelClasses(in classes: ManagedObjectClasses) {
+    static func registerModelClasses(in classes: ManagedObjectClasses) {
         SchoolModelClasses.register(in: classes)
     }
 
-    /// The model property `keyPath` names.
-    class func propertyName(for keyPath: AnyKeyPath) -> String? {
+    /// The model property `keyPath` (rooted at this class or a generated subclass) names.
+    static func propertyName(for keyPath: AnyKeyPath) -> String? {
         LessonProperties.keyPaths.name(for: keyPath)
     }
 }
@@ -53,7 +53,7 @@ extension Lesson {
     }
 }
 
-/// The properties of Lesson (positions cached per model), and its key paths.
+/// The properties of Lesson, and the key paths of it and its generated subclasses.
 private enum LessonProperties {
     static let durationMinutes = TypedProperty("durationMinutes")
     static let recording = TypedProperty("recording")

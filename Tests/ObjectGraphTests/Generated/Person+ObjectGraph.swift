@@ -11,12 +11,12 @@ class Person: ManagedObject, GeneratedManagedObject, KeyPathNaming {
 
     /// Registers every generated class of the model "School" (ObjectGraph calls it the
     /// first time it meets one of them).
-    class func registerModelClasses(in classes: ManagedObjectClasses) {
+    static func registerModelClasses(in classes: ManagedObjectClasses) {
         SchoolModelClasses.register(in: classes)
     }
 
-    /// The model property `keyPath` names.
-    class func propertyName(for keyPath: AnyKeyPath) -> String? {
+    /// The model property `keyPath` (rooted at this class or a generated subclass) names.
+    static func propertyName(for keyPath: AnyKeyPath) -> String? {
         PersonProperties.keyPaths.name(for: keyPath)
     }
 }
@@ -59,7 +59,7 @@ extension Person {
     }
 }
 
-/// The properties of Person (positions cached per model), and its key paths.
+/// The properties of Person, and the key paths of it and its generated subclasses.
 private enum PersonProperties {
     static let birthday = TypedProperty("birthday")
     static let email = TypedProperty("email")
@@ -75,5 +75,26 @@ private enum PersonProperties {
         \Person.name: "name",
         \Person.photo: "photo",
         \Person.website: "website",
+        \Student.birthday: "birthday",
+        \Student.email: "email",
+        \Student.id: "id",
+        \Student.name: "name",
+        \Student.photo: "photo",
+        \Student.website: "website",
+        \Student.enrolledOn: "enrolledOn",
+        \Student.gradePointAverage: "gradePointAverage",
+        \Student.isActive: "isActive",
+        \Student.studentNumber: "studentNumber",
+        \Student.courses: "courses",
+        \Teacher.birthday: "birthday",
+        \Teacher.email: "email",
+        \Teacher.id: "id",
+        \Teacher.name: "name",
+        \Teacher.photo: "photo",
+        \Teacher.website: "website",
+        \Teacher.hiredOn: "hiredOn",
+        \Teacher.office: "office",
+        \Teacher.salary: "salary",
+        \Teacher.courses: "courses",
     ])
 }

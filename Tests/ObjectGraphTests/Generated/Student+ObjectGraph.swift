@@ -8,11 +8,6 @@ import ObjectGraph
 class Student: Person {
     /// The entity's name in the model.
     override class var entityName: String { "Student" }
-
-    /// The model property `keyPath` names.
-    override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        StudentProperties.keyPaths.name(for: keyPath) ?? super.propertyName(for: keyPath)
-    }
 }
 
 extension Student {
@@ -67,25 +62,11 @@ extension Student {
     }
 }
 
-/// The properties of Student (positions cached per model), and its key paths.
+/// The properties of Student.
 private enum StudentProperties {
     static let enrolledOn = TypedProperty("enrolledOn")
     static let gradePointAverage = TypedProperty("gradePointAverage")
     static let isActive = TypedProperty("isActive")
     static let studentNumber = TypedProperty("studentNumber")
     static let courses = TypedProperty("courses")
-
-    static let keyPaths = KeyPathNames([
-        \Student.birthday: "birthday",
-        \Student.email: "email",
-        \Student.id: "id",
-        \Student.name: "name",
-        \Student.photo: "photo",
-        \Student.website: "website",
-        \Student.enrolledOn: "enrolledOn",
-        \Student.gradePointAverage: "gradePointAverage",
-        \Student.isActive: "isActive",
-        \Student.studentNumber: "studentNumber",
-        \Student.courses: "courses",
-    ])
 }

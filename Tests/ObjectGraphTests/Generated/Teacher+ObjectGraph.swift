@@ -8,11 +8,6 @@ import ObjectGraph
 class Teacher: Person {
     /// The entity's name in the model.
     override class var entityName: String { "Teacher" }
-
-    /// The model property `keyPath` names.
-    override class func propertyName(for keyPath: AnyKeyPath) -> String? {
-        TeacherProperties.keyPaths.name(for: keyPath) ?? super.propertyName(for: keyPath)
-    }
 }
 
 extension Teacher {
@@ -61,23 +56,10 @@ extension Teacher {
     }
 }
 
-/// The properties of Teacher (positions cached per model), and its key paths.
+/// The properties of Teacher.
 private enum TeacherProperties {
     static let hiredOn = TypedProperty("hiredOn")
     static let office = TypedProperty("office")
     static let salary = TypedProperty("salary")
     static let courses = TypedProperty("courses")
-
-    static let keyPaths = KeyPathNames([
-        \Teacher.birthday: "birthday",
-        \Teacher.email: "email",
-        \Teacher.id: "id",
-        \Teacher.name: "name",
-        \Teacher.photo: "photo",
-        \Teacher.website: "website",
-        \Teacher.hiredOn: "hiredOn",
-        \Teacher.office: "office",
-        \Teacher.salary: "salary",
-        \Teacher.courses: "courses",
-    ])
 }
