@@ -29,7 +29,9 @@ struct CodegenCommandTests {
         defer { files.remove() }
         let model = Self.packageRoot.appendingPathComponent("Models/School.xcdatamodeld")
         let output = files.folder.appendingPathComponent("out")
-        let result = Self.run(["--model", model.path, "--output", output.path, "--access", "internal"])
+        let result = Self.run([
+            "--model", model.path, "--output", output.path, "--access", "internal",
+        ])
         #expect(result.status == 0, "\(result.io.errorOutput)")
         let generated = try Self.files(in: output)
         let checkedIn = try Self.files(
@@ -61,12 +63,16 @@ struct CodegenCommandTests {
         let result = Self.run(["--model", model, "--output", output.path])
         #expect(result.status == 0)
         let written = try Self.files(in: output)
-        #expect(written.keys.sorted() == [
-            "Item+ObjectGraph.swift", "Order+ObjectGraph.swift", "ShopModelClasses.swift",
-        ])
-        #expect(written["Item+ObjectGraph.swift"]?.contains("public class Item: ManagedObject") == true)
+        #expect(
+            written.keys.sorted() == [
+                "Item+ObjectGraph.swift", "Order+ObjectGraph.swift", "ShopModelClasses.swift",
+            ])
+        #expect(
+            written["Item+ObjectGraph.swift"]?.contains("public class Item: ManagedObject") == true)
         let order = written["Order+ObjectGraph.swift"] ?? ""
-        #expect(order.contains("extension Order: GeneratedManagedObject") && !order.contains("class Order"))
+        #expect(
+            order.contains("extension Order: GeneratedManagedObject")
+                && !order.contains("class Order"))
         #expect(order.contains("public var total: Double {"))
         let all = files.folder.appendingPathComponent("all")
         #expect(Self.run(["--model", model, "--output", all.path, "--all"]).status == 0)
@@ -98,7 +104,8 @@ struct CodegenCommandTests {
         #expect(text.contains("\\Thing.descriptionProperty: \"description\""))
         let warnings = result.io.errorOutput
         #expect(warnings.contains("warning: Thing.default: a Swift keyword"))
-        #expect(warnings.contains("warning: Thing.description: clashes with a ManagedObject member"))
+        #expect(
+            warnings.contains("warning: Thing.description: clashes with a ManagedObject member"))
         #expect(warnings.contains("warning: Thing.entity: clashes"))
     }
 

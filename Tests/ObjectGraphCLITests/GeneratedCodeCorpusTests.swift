@@ -49,7 +49,8 @@ struct GeneratedCodeCorpusTests {
         return result.sorted { $0.path < $1.path }
     }
 
-    @Test("every corpus model generates code that type-checks in Swift 6 mode, warning-free",
+    @Test(
+        "every corpus model generates code that type-checks in Swift 6 mode, warning-free",
         .enabled(if: isAvailable))
     func typeChecks() throws {
         guard let corpus = Self.corpus, let modules = Self.modules else { return }
@@ -111,7 +112,9 @@ struct GeneratedCodeCorpusTests {
     /// no error, no warning).
     static func typeCheck(folder: URL, files: [String], modules: URL) throws -> String {
         let sources = packageRoot.appendingPathComponent("Sources")
-        var arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "Generated"]
+        var arguments = [
+            "swiftc", "-typecheck", "-swift-version", "6", "-module-name", "Generated",
+        ]
         arguments += ["-I", modules.path]
         for library in ["CSQLite", "CLibXML2", "COpenSSL"] {
             arguments += ["-I", sources.appendingPathComponent(library).path]

@@ -24,7 +24,9 @@ extension ManagedContext {
         processPendingChanges()
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)
-        guard !batch.isEmpty || !rejectedWrites.isEmpty else { return commitTransientChanges(batch.transientOnly) }
+        guard !batch.isEmpty || !rejectedWrites.isEmpty else {
+            return commitTransientChanges(batch.transientOnly)
+        }
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
         let before = changeCount
         for object in batch.objects { object.willSave() }

@@ -76,7 +76,8 @@ extension SwiftCodeGenerator {
         let foreign = names.filter { !Self.knownCodable.contains($0) && Self.isFrameworkClass($0) }
         if !foreign.isEmpty {
             warn(
-                "\(place): transformable class '\(declared)' is not Codable on Linux; typed as Value")
+                "\(place): transformable class '\(declared)' is not Codable on Linux; typed as Value"
+            )
             return raw
         }
         let own = names.filter { !Self.knownCodable.contains($0) }

@@ -90,8 +90,9 @@ struct SwiftCodeGenerator {
             var name = Self.className(entity)
             if taken.contains(name) {
                 let renamed = uniqueName(SwiftNames.identifier(entity.name), taken: taken)
-                warn("\(entity.name): class name '\(name)' is taken by another entity; "
-                    + "named '\(renamed)'")
+                warn(
+                    "\(entity.name): class name '\(name)' is taken by another entity; "
+                        + "named '\(renamed)'")
                 name = renamed
             }
             taken.insert(name)
@@ -192,7 +193,8 @@ extension SwiftCodeGenerator {
         case .classDefinition:
             let base = parent.flatMap { classNames[$0.name] } ?? ref("ManagedObject")
             lines.append("/// The entity \"\(entity.name)\".")
-            lines.append("\(access.modifier)class \(name): \(base)\(isTop ? ", " + conformances : "") {")
+            lines.append(
+                "\(access.modifier)class \(name): \(base)\(isTop ? ", " + conformances : "") {")
             lines += members
             lines.append("}")
         case .category:
@@ -332,7 +334,9 @@ extension SwiftCodeGenerator {
         let key = "\(table).\(swift)"
         let type = swiftType(attribute, entity: entity)
         let describe = attribute.isOptional ? "optional" : "required"
-        var lines = ["    /// The attribute \"\(attribute.name)\" (\(attribute.type), \(describe))."]
+        var lines = [
+            "    /// The attribute \"\(attribute.name)\" (\(attribute.type), \(describe))."
+        ]
         switch type {
         case .codable(let name):
             lines += [

@@ -112,7 +112,8 @@ struct GeneratedClassTests {
         #expect(course.lessons.map(\.topic) == ["a", "d", "c"])
         course.removeFromLessons(at: 0)
         #expect(course.lessons.map(\.topic) == ["d", "c"] && lessons[2].course == nil)
-        #expect(course.lessons.first?.topic == "d" && course.lessons.firstIndex(of: lessons[1]) == 1)
+        #expect(
+            course.lessons.first?.topic == "d" && course.lessons.firstIndex(of: lessons[1]) == 1)
     }
 
     @Test("saved through typed properties, fetched as the generated classes")
@@ -130,7 +131,8 @@ struct GeneratedClassTests {
         try context.save()
 
         // A new context with a new registry: the typed fetch registers the classes there.
-        let reader = ManagedContext(coordinator: context.coordinator, classes: ManagedObjectClasses())
+        let reader = ManagedContext(
+            coordinator: context.coordinator, classes: ManagedObjectClasses())
         var request = Course.fetchRequest()
         request.predicate = try Predicate(format: "code == %@", "R1")
         let courses = try reader.fetch(request)
@@ -151,7 +153,8 @@ struct GeneratedClassTests {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
         let context = try Self.context(folder: folder)
-        let other = ManagedContext(coordinator: context.coordinator, classes: ManagedObjectClasses())
+        let other = ManagedContext(
+            coordinator: context.coordinator, classes: ManagedObjectClasses())
         let course = try Self.course(context, "W1")
         let stranger = try Self.student(other, "Eve", number: 9)
         let foreignTeacher = try other.insert(Teacher.self)
@@ -166,8 +169,9 @@ struct GeneratedClassTests {
             let rejected = error.problems.filter { $0.rule == .rejectedWrite }
             #expect(Set(rejected.map(\.property)) == ["teacher", "students"])
             #expect(rejected.allSatisfy { $0.entity == "Course" && $0.objectID == course.objectID })
-            #expect(rejected.first { $0.property == "teacher" }?.value
-                == .objectID(foreignTeacher.objectID))
+            #expect(
+                rejected.first { $0.property == "teacher" }?.value
+                    == .objectID(foreignTeacher.objectID))
         }
         // Writing the property again successfully clears it.
         course.teacher = nil
@@ -183,7 +187,8 @@ struct GeneratedClassTests {
         let context = try Self.context(folder: folder)
         let course = try Self.course(context, "U1")
         try context.save()
-        let other = ManagedContext(coordinator: context.coordinator, classes: ManagedObjectClasses())
+        let other = ManagedContext(
+            coordinator: context.coordinator, classes: ManagedObjectClasses())
         course.teacher = try other.insert(Teacher.self)
         #expect(throws: SaveError.self) { try context.save() }
         context.rollback()

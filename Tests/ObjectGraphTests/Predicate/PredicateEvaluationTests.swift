@@ -230,7 +230,8 @@ private typealias Expression = ObjectGraph.Expression
     }
 
     @Test func customReadableTypes() throws {
-        let ada = KeyedPerson(name: "Ada", age: 36, friends: [KeyedPerson(name: "Bob", age: 20, friends: [])])
+        let ada = KeyedPerson(
+            name: "Ada", age: 36, friends: [KeyedPerson(name: "Bob", age: 20, friends: [])])
         #expect(try Predicate(format: "age >= 18 AND name BEGINSWITH[c] 'a'").evaluate(with: ada))
         #expect(try Predicate(format: "ANY friends.age < 21").evaluate(with: ada))
         #expect(throws: PredicateEvaluationError.unknownKey("salary", in: "Person")) {
