@@ -24,6 +24,7 @@ extension ManagedContext {
         processPendingChanges()
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)
+        rejectedWrites.removeDeleted()
         guard !batch.isEmpty || !rejectedWrites.isEmpty else {
             return commitTransientChanges(batch.transientOnly)
         }

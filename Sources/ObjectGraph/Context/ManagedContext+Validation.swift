@@ -27,6 +27,7 @@ extension ManagedContext {
             if !object.deletedFlag { problems += ValidationRules.danglingProblems(object) }
         }
         // Typed writes an object could not take fail the save, changed object or not.
+        rejectedWrites.removeDeleted()
         if !rejectedWrites.isEmpty {
             var seen = Set(problems)
             for problem in rejectedWrites.allProblems() where seen.insert(problem).inserted {

@@ -45,9 +45,15 @@ struct RejectedWrites {
         }
     }
 
-    /// The problems of every object's rejected writes, except those of objects deleted since
-    /// (their values are not saved).
+    /// Forgets the rejected writes of objects deleted since (their values are not saved).
+    mutating func removeDeleted() {
+        if entries.values.contains(where: \.object.deletedFlag) {
+            entries = entries.filter { !$0.value.object.deletedFlag }
+        }
+    }
+
+    /// The problems of every object's rejected writes.
     func allProblems() -> [ValidationError.Problem] {
-        entries.values.filter { !$0.object.deletedFlag }.flatMap { problems(of: $0.object) }
+        entries.values.flatMap { problems(of: $0.object) }
     }
 }

@@ -195,6 +195,39 @@ struct GeneratedClassTests {
         try context.save()
     }
 
+    @Test("one class used with two models whose positions differ reads and writes the right slot")
+    func twoModels() throws {
+        let school = try EntityModel(
+            contentsOf: TestSupport.models.appendingPathComponent("School.xcdatamodeld"))
+        // The same entities, Person with one more attribute first: every position moves.
+        let shifted = EntityModel(
+            entities: school.entities.map { entity in
+                var entity = entity
+                if entity.name == "Person" {
+                    entity.attributes.insert(Attribute("alias", type: .string), at: 0)
+                }
+                return entity
+            })
+        var contexts: [ManagedContext] = []
+        for model in [school, shifted] {
+            let coordinator = StoreCoordinator(model: model)
+            try coordinator.addStore()
+            contexts.append(
+                ManagedContext(coordinator: coordinator, classes: ManagedObjectClasses()))
+        }
+        let first = try Self.student(contexts[0], "Ada", number: 1)
+        let second = try Self.student(contexts[1], "Bea", number: 2)
+        let teacher = try contexts[1].insert(Teacher.self)
+        for round in 0..<3 {
+            first.name = "Ada \(round)"
+            second.name = "Bea \(round)"
+            teacher.name = "Tim \(round)"
+            #expect(first.name == "Ada \(round)" && first["name"] == .string("Ada \(round)"))
+            #expect(second.name == "Bea \(round)" && second["name"] == .string("Bea \(round)"))
+            #expect(teacher.name == "Tim \(round)" && second["alias"] == .null)
+        }
+    }
+
     @Test("key paths name model properties, inherited ones with the subclass as root")
     func keyPathNames() {
         #expect(Student.propertyName(for: \Student.name) == "name")
