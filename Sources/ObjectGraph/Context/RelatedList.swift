@@ -15,25 +15,16 @@
 public struct RelatedList<Element: ManagedObject>: RandomAccessCollection,
     ExpressibleByArrayLiteral
 {
-    private enum Storage {
-        case live(ManagedObject, TypedProperty)
-        case detached([Element])
-    }
-
-    private var storage: Storage
+    private var storage: RelatedObjectsStorage<Element>
 
     /// The live view of `owner`'s relationship `property` (what generated getters return).
     public init(_ owner: ManagedObject, _ property: TypedProperty) {
-        storage = .live(owner, property)
+        storage = RelatedObjectsStorage(owner, property)
     }
 
     /// A list of `elements` (later duplicates dropped), not tied to a relationship.
     public init(_ elements: some Sequence<Element>) {
-        var unique: [Element] = []
-        for element in elements where !unique.contains(where: { $0 === element }) {
-            unique.append(element)
-        }
-        storage = .detached(unique)
+        storage = RelatedObjectsStorage(elements)
     }
 
     /// A list of the listed objects.
@@ -42,12 +33,7 @@ public struct RelatedList<Element: ManagedObject>: RandomAccessCollection,
     }
 
     /// The members, in order.
-    public var members: [Element] {
-        switch storage {
-        case .live(let owner, let property): return owner.relatedObjects(property, as: Element.self)
-        case .detached(let elements): return elements
-        }
-    }
+    public var members: [Element] { storage.members }
 
     /// The first position.
     public var startIndex: Int { 0 }
@@ -73,24 +59,26 @@ public struct RelatedList<Element: ManagedObject>: RandomAccessCollection,
 
     /// Adds `object` at `index` (an object already a member stays where it is).
     public mutating func insert(_ object: Element, at index: Int) {
-        switch storage {
-        case .live(let owner, let property): owner.addRelatedObject(object, property, at: index)
-        case .detached(var elements):
-            guard !elements.contains(where: { $0 === object }) else { return }
-            elements.insert(object, at: Swift.min(Swift.max(index, 0), elements.count))
-            storage = .detached(elements)
+        if let live = storage.live {
+            live.owner.addRelatedObject(object, live.property, at: index)
+            return
         }
+        var elements = storage.members
+        guard !elements.contains(where: { $0 === object }) else { return }
+        elements.insert(object, at: Swift.min(Swift.max(index, 0), elements.count))
+        storage.setDetached(elements)
     }
 
     /// Removes the object at `index`.
     public mutating func remove(at index: Int) {
-        switch storage {
-        case .live(let owner, let property): owner.removeRelatedObject(at: index, property)
-        case .detached(var elements):
-            guard elements.indices.contains(index) else { return }
-            elements.remove(at: index)
-            storage = .detached(elements)
+        if let live = storage.live {
+            live.owner.removeRelatedObject(at: index, live.property)
+            return
         }
+        var elements = storage.members
+        guard elements.indices.contains(index) else { return }
+        elements.remove(at: index)
+        storage.setDetached(elements)
     }
 
     /// Removes `object`; returns it when it was a member.
@@ -108,7 +96,6 @@ public struct RelatedList<Element: ManagedObject>: RandomAccessCollection,
 
     /// Whether this is the live view of `owner`'s `property`.
     func isLiveView(of owner: ManagedObject, _ property: TypedProperty) -> Bool {
-        guard case .live(let viewed, let viewedProperty) = storage else { return false }
-        return viewed === owner && viewedProperty === property
+        storage.isLiveView(of: owner, property)
     }
 }

@@ -12,25 +12,16 @@
 /// A set made from elements (an array literal, ``init(_:)``) is a plain value until it is
 /// assigned to a relationship. Members are compared by identity.
 public struct RelatedSet<Element: ManagedObject>: Sequence, ExpressibleByArrayLiteral {
-    private enum Storage {
-        case live(ManagedObject, TypedProperty)
-        case detached([Element])
-    }
-
-    private var storage: Storage
+    private var storage: RelatedObjectsStorage<Element>
 
     /// The live view of `owner`'s relationship `property` (what generated getters return).
     public init(_ owner: ManagedObject, _ property: TypedProperty) {
-        storage = .live(owner, property)
+        storage = RelatedObjectsStorage(owner, property)
     }
 
     /// A set of `elements` (duplicates dropped), not tied to a relationship.
     public init(_ elements: some Sequence<Element>) {
-        var unique: [Element] = []
-        for element in elements where !unique.contains(where: { $0 === element }) {
-            unique.append(element)
-        }
-        storage = .detached(unique)
+        storage = RelatedObjectsStorage(elements)
     }
 
     /// A set of the listed objects.
@@ -39,12 +30,7 @@ public struct RelatedSet<Element: ManagedObject>: Sequence, ExpressibleByArrayLi
     }
 
     /// The members, in the relationship's order (insertion order).
-    public var members: [Element] {
-        switch storage {
-        case .live(let owner, let property): return owner.relatedObjects(property, as: Element.self)
-        case .detached(let elements): return elements
-        }
-    }
+    public var members: [Element] { storage.members }
 
     /// How many objects it holds.
     public var count: Int { members.count }
@@ -65,9 +51,10 @@ public struct RelatedSet<Element: ManagedObject>: Sequence, ExpressibleByArrayLi
     @discardableResult
     public mutating func insert(_ object: Element) -> Bool {
         if contains(object) { return false }
-        switch storage {
-        case .live(let owner, let property): owner.addRelatedObject(object, property)
-        case .detached(let elements): storage = .detached(elements + [object])
+        if let live = storage.live {
+            live.owner.addRelatedObject(object, live.property)
+        } else {
+            storage.setDetached(storage.members + [object])
         }
         return true
     }
@@ -76,9 +63,10 @@ public struct RelatedSet<Element: ManagedObject>: Sequence, ExpressibleByArrayLi
     @discardableResult
     public mutating func remove(_ object: Element) -> Element? {
         guard contains(object) else { return nil }
-        switch storage {
-        case .live(let owner, let property): owner.removeRelatedObject(object, property)
-        case .detached(let elements): storage = .detached(elements.filter { $0 !== object })
+        if let live = storage.live {
+            live.owner.removeRelatedObject(object, live.property)
+        } else {
+            storage.setDetached(storage.members.filter { $0 !== object })
         }
         return object
     }
@@ -100,7 +88,6 @@ public struct RelatedSet<Element: ManagedObject>: Sequence, ExpressibleByArrayLi
 
     /// Whether this is the live view of `owner`'s `property`.
     func isLiveView(of owner: ManagedObject, _ property: TypedProperty) -> Bool {
-        guard case .live(let viewed, let viewedProperty) = storage else { return false }
-        return viewed === owner && viewedProperty === property
+        storage.isLiveView(of: owner, property)
     }
 }

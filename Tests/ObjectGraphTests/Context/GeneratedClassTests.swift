@@ -110,6 +110,12 @@ struct GeneratedClassTests {
         #expect(lessons[2].course === course)
         course.replaceLessons(at: 1, with: lessons[3])
         #expect(course.lessons.map(\.topic) == ["a", "d", "c"])
+        var replacement: RelatedList<Lesson> = [lessons[1], lessons[0]]
+        replacement.insert(lessons[3], at: 1)
+        course.lessons = replacement
+        #expect(course.lessons.map(\.topic) == ["c", "d", "b"] && lessons[2].course == nil)
+        course.lessons = [lessons[2], lessons[3], lessons[1]]
+        #expect(course.lessons.map(\.topic) == ["a", "d", "c"])
         course.removeFromLessons(at: 0)
         #expect(course.lessons.map(\.topic) == ["d", "c"] && lessons[2].course == nil)
         #expect(
