@@ -39,7 +39,8 @@ struct BenchOptions {
     var selectedOperations: Set<String>?
 
     /// Every operation `--ops` can name.
-    static let allOperations = Workload.operations + ["typed_access"]
+    static let allOperations =
+        Workload.operations + Workload.freshStoreOperations + ["typed_access"]
 
     /// Whether `operation` is to run.
     func runs(_ operation: String) -> Bool {
@@ -65,7 +66,8 @@ struct BenchOptions {
           --undo-cost            also time insert with an undo manager on the context
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
-                                 query, update_all, prefetch, delete_all, typed_access; an
+                                 query, update_all, prefetch, delete_all, concurrent_import,
+                                 typed_access; an
                                  operation works on the file the earlier ones left)
         """
 
@@ -108,6 +110,7 @@ struct BenchOptions {
                 let text = try value(flag)
                 guard
                     Workload.operations.contains(text)
+                        || Workload.freshStoreOperations.contains(text)
                         || ["open", "save", "resave", "fetch_drop"].contains(text)
                 else {
                     throw BenchError.usage("unknown --op '\(text)'")

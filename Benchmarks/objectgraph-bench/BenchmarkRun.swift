@@ -27,6 +27,17 @@ struct BenchmarkRun {
             if operation == "insert" { insertMeasurement = measurement }
             print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
+        for operation in Workload.freshStoreOperations where options.runs(operation) {
+            var fresh: [BenchOptions.Side: URL] = [:]
+            for side in BenchOptions.Side.allCases {
+                let folder = root.appendingPathComponent("\(operation)-\(side.rawValue)")
+                try FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: true)
+                fresh[side] = folder
+            }
+            let measurement = try measure(operation, folders: fresh)
+            print(options.json ? Report.json(measurement) : Report.text(measurement))
+        }
         if options.runs("typed_access") { try measureTypedAccess() }
         if !options.skipStores { try measureStores(root: root) }
         if options.undoCost, let insert = insertMeasurement {

@@ -23,11 +23,11 @@ struct CodegenCommandTests {
         return result
     }
 
-    @Test("generating the School model again gives the checked-in test copy, byte for byte")
+    @Test("generating the TypedSchool model again gives the checked-in test copy, byte for byte")
     func checkedInCopyIsCurrent() throws {
         let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let model = Self.packageRoot.appendingPathComponent("Models/School.xcdatamodeld")
+        let model = Self.packageRoot.appendingPathComponent("Models/TypedSchool.xcdatamodeld")
         let output = files.folder.appendingPathComponent("out")
         let result = Self.run([
             "--model", model.path, "--output", output.path, "--access", "internal",

@@ -15,6 +15,7 @@ extension ManagedContext {
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
     ///   save, when several stores take part).
     public func save() throws {
+        checkQueue("save")
         // A save reads the stores as they are now; a pinned context then moves to the newest
         // generation (`ManagedContext+QueryGenerations.swift`).
         let pin = unpinForSave()
@@ -71,7 +72,7 @@ extension ManagedContext {
             throw failure
         }
         let notifiesChildren = hasLiveChildren()
-        let reports = !observers.isEmpty || notifiesChildren || family.upstream != nil
+        let reports = wantsDidSave || notifiesChildren || family.upstream != nil
         let summary = reports ? changeSummary(saved.lazy.flatMap(Self.objects(of:))) : nil
         // Cleared first: what `didSave` hooks change is a new change.
         commitTransientChanges(transientOnly)
@@ -83,7 +84,12 @@ extension ManagedContext {
         let notification = ContextNotification(kind: .didSave, changes: summary)
         if !observers.isEmpty { post(notification) }
         if notifiesChildren { notifyChildren(of: notification, except: nil) }
-        family.upstream?.childDidSave(notification, from: self)
+        if let upstream = family.upstream {
+            upstream.childDidSave(notification, from: self)
+        } else {
+            // Reached the stores: other contexts of the coordinator hear of it.
+            broadcastSave(notification)
+        }
     }
 
     /// The change set writing `batch`: its new objects inserted, its saved ones updated or

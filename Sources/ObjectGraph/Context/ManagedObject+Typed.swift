@@ -64,6 +64,7 @@ extension ManagedObject {
 
     @usableFromInline
     func typedAttributeValue(_ property: TypedProperty) -> Value? {
+        checkQueue("property read")
         guard let position = property.position(in: schema) else { return nil }
         if isFault {
             do { try fulfill() } catch { return nil }
@@ -75,6 +76,7 @@ extension ManagedObject {
     @usableFromInline
     func setTypedAttribute(_ value: Value, _ property: TypedProperty) {
         guard let context else { return }
+        context.checkQueue("property write")
         guard let position = property.position(in: schema),
             let type = schema.attributeTypes[position]
         else {
@@ -201,6 +203,7 @@ extension ManagedObject {
         _ property: TypedProperty, value: Value, _ write: (ManagedContext) throws -> Void
     ) {
         guard let context else { return }
+        context.checkQueue("property write")
         do {
             try write(context)
             clearRejectedWrite(property.name)

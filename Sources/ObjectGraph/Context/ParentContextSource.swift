@@ -15,10 +15,11 @@ final class ParentContextSource: RowSource {
     }
 
     /// Runs `body` with the parent, in the parent's isolation: the one way a child reaches its
-    /// parent. For queue-bound parents this becomes `parent.performAndWait { body(parent) }`
-    /// (re-entrant, so a parent's `performAndWait` called from its child's queue runs).
+    /// parent. It enters the parent's queue with ``ManagedContext/performAndWait(_:)``
+    /// (inline for a confined parent, or when this thread is inside the parent's queue already;
+    /// re-entrant, so a parent's `performAndWait` called from its child's queue runs).
     func withParent<T, E: Error>(_ body: (ManagedContext) throws(E) -> T) throws(E) -> T {
-        try body(parent)
+        try parent.performAndWait { () throws(E) -> T in try body(parent) }
     }
 
     func answer<Sink: RowSink>(

@@ -100,7 +100,7 @@ struct SwiftCodeGenerator {
             if let mode { modes[entity.name] = mode }
         }
         let referenced: Set<String> = [
-            "ManagedObject", "TypedProperty", "RelatedSet", "RelatedList", "Value", "KeyPathNames",
+            "ManagedObject", "TypedProperty", "RelatedSet", "RelatedList", "Value", "KeyPathNameTable",
             "ManagedObjectClasses", "GeneratedManagedObject", "KeyPathNaming", "String", "Int16",
             "Int32", "Int64", "Double", "Float", "Bool", "Date", "Data", "UUID", "URL", "Decimal",
             "ObjectID", "AnyKeyPath", "Int", "AbsentValues",
@@ -468,9 +468,9 @@ extension SwiftCodeGenerator {
         }
         lines.append("")
         if paths.isEmpty {
-            lines.append("    static let keyPaths = \(ref("KeyPathNames"))([:])")
+            lines.append("    static let keyPaths = \(ref("KeyPathNameTable"))([:])")
         } else {
-            lines.append("    static let keyPaths = \(ref("KeyPathNames"))([")
+            lines.append("    static let keyPaths = \(ref("KeyPathNameTable"))([")
             for (path, name) in paths { lines.append("        \(path): \(literal(name)),") }
             lines.append("    ])")
         }

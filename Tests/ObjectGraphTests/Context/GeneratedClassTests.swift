@@ -3,7 +3,7 @@ import ObjectGraph
 import Testing
 
 /// The classes `objectgraph codegen` generates, through the copy generated from
-/// `Models/School.xcdatamodeld` into `Tests/ObjectGraphTests/Generated` (a test of the CLI
+/// `Models/TypedSchool.xcdatamodeld` into `Tests/ObjectGraphTests/Generated` (a test of the CLI
 /// checks that generating again gives the same text).
 @Suite("Generated classes")
 struct GeneratedClassTests {
@@ -11,7 +11,7 @@ struct GeneratedClassTests {
     /// the generated classes register themselves there, not in the shared one).
     private static func context(folder: URL) throws -> ManagedContext {
         let model = try EntityModel(
-            contentsOf: TestSupport.models.appendingPathComponent("School.xcdatamodeld"))
+            contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(
             type: .sqlite, at: folder.appendingPathComponent("School.sqlite"))
@@ -19,17 +19,17 @@ struct GeneratedClassTests {
     }
 
     private static func student(_ context: ManagedContext, _ name: String, number: Int32) throws
-        -> Student
+        -> TypedStudent
     {
-        let student = try context.insert(Student.self)
+        let student = try context.insert(TypedStudent.self)
         student.name = name
         student.id = UUID()
         student.studentNumber = number
         return student
     }
 
-    private static func course(_ context: ManagedContext, _ code: String) throws -> Course {
-        let course = try context.insert(Course.self)
+    private static func course(_ context: ManagedContext, _ code: String) throws -> TypedCourse {
+        let course = try context.insert(TypedCourse.self)
         course.code = code
         course.title = "Course \(code)"
         return course
@@ -84,7 +84,7 @@ struct GeneratedClassTests {
         #expect(course.students.isEmpty && alan.courses.isEmpty)
         course.students = [ada, alan]
         #expect(Set(course.students.map(\.name)) == ["Ada", "Alan"])
-        let teacher = try context.insert(Teacher.self)
+        let teacher = try context.insert(TypedTeacher.self)
         course.teacher = teacher
         #expect(teacher.courses.contains(course) && course.teacher === teacher)
         course.teacher = nil
@@ -97,9 +97,9 @@ struct GeneratedClassTests {
         defer { TestSupport.removeTemporaryFolder(folder) }
         let context = try Self.context(folder: folder)
         let course = try Self.course(context, "O1")
-        var lessons: [Lesson] = []
+        var lessons: [TypedLesson] = []
         for topic in ["b", "c", "a", "d"] {
-            let lesson = try context.insert(Lesson.self)
+            let lesson = try context.insert(TypedLesson.self)
             lesson.topic = topic
             lessons.append(lesson)
         }
@@ -110,7 +110,7 @@ struct GeneratedClassTests {
         #expect(lessons[2].course === course)
         course.replaceLessons(at: 1, with: lessons[3])
         #expect(course.lessons.map(\.topic) == ["a", "d", "c"])
-        var replacement: RelatedList<Lesson> = [lessons[1], lessons[0]]
+        var replacement: RelatedList<TypedLesson> = [lessons[1], lessons[0]]
         replacement.insert(lessons[3], at: 1)
         course.lessons = replacement
         #expect(course.lessons.map(\.topic) == ["c", "d", "b"] && lessons[2].course == nil)
@@ -131,7 +131,7 @@ struct GeneratedClassTests {
         let course = try Self.course(context, "R1")
         course.syllabus = ["logic"]
         course.students.insert(ada)
-        let lesson = try context.insert(Lesson.self)
+        let lesson = try context.insert(TypedLesson.self)
         lesson.topic = "intro"
         course.lessons.append(lesson)
         try context.save()
@@ -139,7 +139,7 @@ struct GeneratedClassTests {
         // A new context with a new registry: the typed fetch registers the classes there.
         let reader = ManagedContext(
             coordinator: context.coordinator, classes: ManagedObjectClasses())
-        var request = Course.fetchRequest()
+        var request = TypedCourse.fetchRequest()
         request.predicate = try Predicate(format: "code == %@", "R1")
         let courses = try reader.fetch(request)
         #expect(courses.count == 1)
@@ -148,10 +148,15 @@ struct GeneratedClassTests {
         #expect(fetched.students.map(\.name) == ["Ada"])
         #expect(fetched.lessons.map(\.topic) == ["intro"])
         // Objects of other entities reached from it are their generated classes too.
-        #expect(try reader.fetch(FetchRequest(entityName: "Student")).first is Student)
-        let students = try reader.fetch(Student.fetchRequest())
+        #expect(try reader.fetch(FetchRequest(entityName: "Student")).first is TypedStudent)
+        let students = try reader.fetch(TypedStudent.fetchRequest())
         #expect(students.map(\.studentNumber) == [1])
-        #expect(Student.entityName == "Student" && Person.entityName == "Person")
+        // Key paths of the generated classes in predicates and sort descriptors.
+        var byKeyPath = TypedStudent.fetchRequest()
+        byKeyPath.predicate = \TypedStudent.studentNumber == 1 && \TypedStudent.name == "Ada"
+        byKeyPath.sortDescriptors = [try SortDescriptor(\TypedStudent.name)]
+        #expect(try reader.fetch(byKeyPath).map(\.name) == ["Ada"])
+        #expect(TypedStudent.entityName == "Student" && TypedPerson.entityName == "Person")
     }
 
     @Test("a write of another context's object is reported at validate and save, not dropped")
@@ -163,7 +168,7 @@ struct GeneratedClassTests {
             coordinator: context.coordinator, classes: ManagedObjectClasses())
         let course = try Self.course(context, "W1")
         let stranger = try Self.student(other, "Eve", number: 9)
-        let foreignTeacher = try other.insert(Teacher.self)
+        let foreignTeacher = try other.insert(TypedTeacher.self)
         course.teacher = foreignTeacher
         course.students.insert(stranger)
         #expect(course.teacher == nil && course.students.isEmpty)
@@ -195,7 +200,7 @@ struct GeneratedClassTests {
         try context.save()
         let other = ManagedContext(
             coordinator: context.coordinator, classes: ManagedObjectClasses())
-        course.teacher = try other.insert(Teacher.self)
+        course.teacher = try other.insert(TypedTeacher.self)
         #expect(throws: SaveError.self) { try context.save() }
         context.rollback()
         try context.save()
@@ -204,8 +209,8 @@ struct GeneratedClassTests {
     @Test("one class used with two models whose positions differ reads and writes the right slot")
     func twoModels() throws {
         let school = try EntityModel(
-            contentsOf: TestSupport.models.appendingPathComponent("School.xcdatamodeld"))
-        // The same entities, Person with one more attribute first: every position moves.
+            contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
+        // The same entities, TypedPerson with one more attribute first: every position moves.
         let shifted = EntityModel(
             entities: school.entities.map { entity in
                 var entity = entity
@@ -223,7 +228,7 @@ struct GeneratedClassTests {
         }
         let first = try Self.student(contexts[0], "Ada", number: 1)
         let second = try Self.student(contexts[1], "Bea", number: 2)
-        let teacher = try contexts[1].insert(Teacher.self)
+        let teacher = try contexts[1].insert(TypedTeacher.self)
         for round in 0..<3 {
             first.name = "Ada \(round)"
             second.name = "Bea \(round)"
@@ -236,11 +241,11 @@ struct GeneratedClassTests {
 
     @Test("key paths name model properties, inherited ones with the subclass as root")
     func keyPathNames() {
-        #expect(Student.propertyName(for: \Student.name) == "name")
-        #expect(Student.propertyName(for: \Student.courses) == "courses")
-        #expect(Student.propertyName(for: \Person.email) == "email")
-        #expect(Course.propertyName(for: \Course.teacher?.name) == "teacher.name")
-        #expect(Course.propertyName(for: \Course.lessons) == "lessons")
-        #expect(Course.propertyName(for: \Student.name) == nil)
+        #expect(TypedStudent.propertyName(for: \TypedStudent.name) == "name")
+        #expect(TypedStudent.propertyName(for: \TypedStudent.courses) == "courses")
+        #expect(TypedStudent.propertyName(for: \TypedPerson.email) == "email")
+        #expect(TypedCourse.propertyName(for: \TypedCourse.teacher?.name) == "teacher.name")
+        #expect(TypedCourse.propertyName(for: \TypedCourse.lessons) == "lessons")
+        #expect(TypedCourse.propertyName(for: \TypedStudent.name) == nil)
     }
 }

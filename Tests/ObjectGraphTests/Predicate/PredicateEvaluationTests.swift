@@ -230,8 +230,7 @@ private typealias Expression = ObjectGraph.Expression
     }
 
     @Test func customReadableTypes() throws {
-        let ada = KeyedPerson(
-            name: "Ada", age: 36, friends: [KeyedPerson(name: "Bob", age: 20, friends: [])])
+        let ada = Person(name: "Ada", age: 36, friends: [Person(name: "Bob", age: 20, friends: [])])
         #expect(try Predicate(format: "age >= 18 AND name BEGINSWITH[c] 'a'").evaluate(with: ada))
         #expect(try Predicate(format: "ANY friends.age < 21").evaluate(with: ada))
         #expect(throws: PredicateEvaluationError.unknownKey("salary", in: "Person")) {
@@ -263,10 +262,10 @@ private typealias Expression = ObjectGraph.Expression
     }
 }
 
-private struct KeyedPerson: KeyValueReadable {
+private struct Person: KeyValueReadable {
     var name: String
     var age: Int
-    var friends: [KeyedPerson]
+    var friends: [Person]
 
     func predicateValue(forKey key: String) throws -> EvaluationValue {
         switch key {

@@ -2,13 +2,13 @@
 /// ``KeyPathNaming`` conformance reads.
 ///
 /// ```swift
-/// static let keyPathNames = KeyPathNames([\Student.name: "name", \Student.advisor?.name: "advisor.name"])
+/// static let keyPathNames = KeyPathNameTable([\Student.name: "name", \Student.advisor?.name: "advisor.name"])
 /// keyPathNames.name(for: \Student.name)   // "name"
 /// ```
 ///
 /// `@unchecked Sendable`: `AnyKeyPath` is not declared `Sendable`, but a key path is an
 /// immutable value, and the table never changes after it is made.
-public struct KeyPathNames: @unchecked Sendable {
+public struct KeyPathNameTable: @unchecked Sendable {
     private let names: [AnyKeyPath: String]
 
     /// A table of `names`.
