@@ -100,7 +100,8 @@ struct SwiftCodeGenerator {
             if let mode { modes[entity.name] = mode }
         }
         let referenced: Set<String> = [
-            "ManagedObject", "TypedProperty", "RelatedSet", "RelatedList", "Value", "KeyPathNameTable",
+            "ManagedObject", "TypedProperty", "RelatedSet", "RelatedList", "Value",
+            "KeyPathNameTable",
             "ManagedObjectClasses", "GeneratedManagedObject", "KeyPathNaming", "String", "Int16",
             "Int32", "Int64", "Double", "Float", "Bool", "Date", "Data", "UUID", "URL", "Decimal",
             "ObjectID", "AnyKeyPath", "Int", "AbsentValues",
