@@ -34,6 +34,18 @@ struct BenchOptions {
     var store = "sqlite"
     /// Skip the store-type section (load and save in each store type).
     var skipStores = false
+    /// The operations to run (`--ops`): those of ``Workload/operations`` and `typed_access`;
+    /// `nil` means all.
+    var selectedOperations: Set<String>?
+
+    /// Every operation `--ops` can name.
+    static let allOperations =
+        Workload.operations + Workload.freshStoreOperations + ["typed_access"]
+
+    /// Whether `operation` is to run.
+    func runs(_ operation: String) -> Bool {
+        selectedOperations?.contains(operation) ?? true
+    }
 
     /// The two implementations measured.
     enum Side: String, CaseIterable {
@@ -53,6 +65,10 @@ struct BenchOptions {
                                  the raw side runs the same count, reported as "queries"
           --undo-cost            also time insert with an undo manager on the context
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
+          --ops LIST             run only these operations (comma-separated: insert, fetch_all,
+                                 query, update_all, prefetch, delete_all, concurrent_import,
+                                 typed_access; an
+                                 operation works on the file the earlier ones left)
         """
 
     /// Parses `arguments` (without the program name).
@@ -104,6 +120,12 @@ struct BenchOptions {
             case "--undo": withUndo = true
             case "--store": store = try value(flag)
             case "--no-stores": skipStores = true
+            case "--ops":
+                let names = try value(flag).split(separator: ",").map(String.init)
+                if let unknown = names.first(where: { !Self.allOperations.contains($0) }) {
+                    throw BenchError.usage("unknown operation '\(unknown)' in --ops")
+                }
+                selectedOperations = Set(names)
             case "--help", "-h": throw BenchError.help
             default: throw BenchError.usage("unknown argument '\(flag)'")
             }

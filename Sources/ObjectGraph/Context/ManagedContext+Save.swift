@@ -25,7 +25,10 @@ extension ManagedContext {
         processPendingChanges()
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)
-        guard !batch.isEmpty else { return commitTransientChanges(batch.transientOnly) }
+        rejectedWrites.removeDeleted()
+        guard !batch.isEmpty || !rejectedWrites.isEmpty else {
+            return commitTransientChanges(batch.transientOnly)
+        }
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
         let before = changeCount
         for object in batch.objects { object.willSave() }

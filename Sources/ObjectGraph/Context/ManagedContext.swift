@@ -111,6 +111,8 @@ public final class ManagedContext {
     var family = ContextFamily()
     /// The generation of the stores reads see (`ManagedContext+QueryGenerations.swift`).
     var queryGenerationState = QueryGenerationState.unpinned
+    /// Typed writes the objects could not take, reported at validation (`RejectedWrites.swift`).
+    var rejectedWrites = RejectedWrites()
 
     /// Where the context's rows come from and its saves go: its parent, or the coordinator.
     var source: any RowSource {
@@ -295,6 +297,7 @@ public final class ManagedContext {
             }
         }
         untouchAll()
+        rejectedWrites.removeAll()
         releaseUnregistered()
         undoManager?.removeAllActions()
         // Changes not posted yet were undone with the rest.
@@ -351,6 +354,7 @@ public final class ManagedContext {
         rowCache.removeAll()
         advanceQueryGeneration()
         untouchAll()
+        rejectedWrites.removeAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()
     }
