@@ -6,7 +6,7 @@ import Testing
 /// Cycles of synchronous entries between contexts on different threads: each would deadlock
 /// with plain locks, and each must finish. Every scenario runs under a watchdog, so a
 /// regression fails within `DeadlockWatch.seconds` instead of hanging the run.
-@Suite("Deadlock freedom")
+@Suite("Deadlock freedom", .serialized)
 struct DeadlockTests {
     @Test("main calls a private child's performAndWait while its perform block reads through main")
     @MainActor func mainAndChildOfViewContext() async throws {
@@ -175,13 +175,20 @@ struct DeadlockTests {
         let barrier = ThreadBarrier(parties: 2)
         let running = DispatchGroup()
         running.enter()
-        Task.detached {
+        // Driven from a thread of its own, so the barrier never blocks a thread of the
+        // cooperative pool (as wide as the machine has cores) while other tests run.
+        Thread {
             for _ in 0..<rounds {
-                await actor.enter(other, after: barrier)
+                let entered = DispatchSemaphore(value: 0)
+                Task.detached {
+                    await actor.enter(other, after: barrier)
+                    entered.signal()
+                }
+                entered.wait()
                 barrier.arrive()  // both rounds over, outside every context
             }
             running.leave()
-        }
+        }.start()
         let threads = await DeadlockWatch.onThreads(1) { _ in
             for _ in 0..<rounds {
                 other.performAndWait { _ in
@@ -267,12 +274,14 @@ enum DeadlockWatch {
         return await drains(running)
     }
 
-    /// Whether `group` empties in time (waited for off the caller's thread).
+    /// Whether `group` empties in time, waited for on a thread of its own: a blocking wait on
+    /// a global dispatch queue or the cooperative pool (each as wide as the machine has cores)
+    /// could starve the scenario's own work on a two-core machine running other tests.
     static func drains(_ group: DispatchGroup) async -> Bool {
         await withCheckedContinuation { done in
-            DispatchQueue.global().async {
+            Thread {
                 done.resume(returning: group.wait(timeout: .now() + .seconds(seconds)) == .success)
-            }
+            }.start()
         }
     }
 
