@@ -3,7 +3,7 @@ import Foundation
 /// The benchmark's command line.
 ///
 ///     objectgraph-bench [--n 100000] [--json] [--repeat 3] [--queries 1000]
-///                       [--query-budget 120] [--undo-cost]
+///                       [--query-budget 120] [--undo-cost] [--no-stores] [--only OP,…]
 ///
 /// The hidden `--side objectgraph|raw --op OP --dir DIR` form runs one operation of one side
 /// in this (child) process; the parent starts one child per side and operation.
@@ -34,6 +34,8 @@ struct BenchOptions {
     var store = "sqlite"
     /// Skip the store-type section (load and save in each store type).
     var skipStores = false
+    /// Run only these operations (table operations, `live_update`, `stores`); `nil`: all.
+    var only: Set<String>?
 
     /// The two implementations measured.
     enum Side: String, CaseIterable {
@@ -43,7 +45,7 @@ struct BenchOptions {
 
     static let usage = """
         usage: objectgraph-bench [--n N] [--json] [--repeat K] [--queries Q] \
-        [--query-budget SECONDS] [--undo-cost]
+        [--query-budget SECONDS] [--undo-cost] [--no-stores] [--only OP,…]
           --n N                  people to insert (default 100000; teams: N/100)
           --json                 one JSON line per operation
           --repeat K             run each operation K times per side, alternating, each from
@@ -53,6 +55,7 @@ struct BenchOptions {
                                  the raw side runs the same count, reported as "queries"
           --undo-cost            also time insert with an undo manager on the context
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
+          --only OP[,OP…]        run only these: table operations, live_update, stores
         """
 
     /// Parses `arguments` (without the program name).
@@ -95,6 +98,7 @@ struct BenchOptions {
                 guard
                     Workload.operations.contains(text)
                         || ["open", "save", "resave", "fetch_drop"].contains(text)
+                        || LiveUpdate.operations.contains(text)
                 else {
                     throw BenchError.usage("unknown --op '\(text)'")
                 }
@@ -103,6 +107,13 @@ struct BenchOptions {
             case "--undo": withUndo = true
             case "--store": store = try value(flag)
             case "--no-stores": skipStores = true
+            case "--only":
+                let names = try value(flag).split(separator: ",").map(String.init)
+                let known = Set(Workload.operations + ["live_update", "stores"])
+                if let unknown = names.first(where: { !known.contains($0) }) {
+                    throw BenchError.usage("unknown --only operation '\(unknown)'")
+                }
+                only = Set(names)
             case "--help", "-h": throw BenchError.help
             default: throw BenchError.usage("unknown argument '\(flag)'")
             }

@@ -22,12 +22,15 @@ struct BenchmarkRun {
             print(Report.header(n: options.n, repetitions: options.repetitions))
         }
         var insertMeasurement: Measurement?
-        for operation in Workload.operations {
+        for operation in Workload.operations where options.only?.contains(operation) ?? true {
             let measurement = try measure(operation, folders: folders)
             if operation == "insert" { insertMeasurement = measurement }
             print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
-        if !options.skipStores { try measureStores(root: root) }
+        if options.only?.contains("live_update") ?? true { try measureLiveUpdate(root: root) }
+        if !options.skipStores, options.only?.contains("stores") ?? true {
+            try measureStores(root: root)
+        }
         if options.undoCost, let insert = insertMeasurement {
             let folder = root.appendingPathComponent("objectgraph-undo")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -229,11 +229,14 @@ final class ResultsTracker<T: ManagedObject> {
     private func applyIncrementally(_ change: ContextChange, in context: ManagedContext) throws
         -> Outcome
     {
-        let objects = changedObjects(change, in: context)
-        let total = entries.count
-        guard objects.count <= max(Self.minimumIncremental, total / Self.incrementalFraction) else {
-            return try refetch(in: context, updated: change)
+        // Counted before anything is loaded: a large merge refetches at once.
+        let limit = max(Self.minimumIncremental, entries.count / Self.incrementalFraction)
+        var named = 0
+        for ids in [change.deleted, change.inserted, change.updated, change.refreshed] {
+            named += ids.lazy.filter { self.familyNames.contains($0.entityName) }.count
         }
+        guard named <= limit else { return try refetch(in: context, updated: change) }
+        let objects = changedObjects(change, in: context)
         // Everything that can throw first, so a failure leaves the results as they were.
         var placed: [(object: T, keys: [Value], section: String)] = []
         for object in objects where !change.deleted.contains(object.objectID) {
