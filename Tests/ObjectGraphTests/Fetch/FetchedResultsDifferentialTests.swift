@@ -7,19 +7,6 @@ import Testing
 /// difference turns the snapshot before into the one after.
 @Suite("Fetched results: incremental against refetch")
 struct FetchedResultsDifferentialTests {
-    /// SplitMix64: a small seeded generator, the same sequence on every platform.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let groups: [String?] = ["A", "B", "C", "D", nil]
 
     /// One random edit: insert, delete, or change a group, a rank (ties are common), the
@@ -65,7 +52,7 @@ struct FetchedResultsDifferentialTests {
     func randomEdits(seed: UInt64, sections: String?, limit: Int) throws {
         let fixture = try FetchedResultsFixture()
         defer { fixture.remove() }
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         var items: [ManagedObject] = []
         for number in 0..<60 {
             items.append(
