@@ -49,6 +49,7 @@ public final class FetchedResultsController<T: ManagedObject> {
 
     private let tracker: ResultsTracker<T>
     private var observation: ContextObservation?
+    private var mergeObservation: ContextObservation?
     private var continuations: [UUID: AsyncStream<ResultsSnapshot>.Continuation] = [:]
 
     /// Creates a controller; nothing is fetched until ``performFetch()``.
@@ -91,7 +92,12 @@ public final class FetchedResultsController<T: ManagedObject> {
         lastUpdateError = nil
         if observation == nil {
             observation = context.observe { [weak self] notification in
-                self?.contextChanged(notification)
+                guard let self else { return }
+                report { try self.tracker.update(with: notification, in: self.context) }
+            }
+            mergeObservation = context.observeMerges { [weak self] change in
+                guard let self else { return }
+                report { try self.tracker.updateAfterMerge(change, in: self.context) }
             }
         }
         publish()
@@ -152,10 +158,11 @@ public final class FetchedResultsController<T: ManagedObject> {
         return stream
     }
 
-    private func contextChanged(_ notification: ContextNotification) {
+    /// Runs one update of the results and tells the listeners what it changed.
+    private func report(_ update: () throws -> ResultsTracker<T>.Outcome) {
         let outcome: ResultsTracker<T>.Outcome
         do {
-            outcome = try tracker.update(with: notification, in: context)
+            outcome = try update()
         } catch {
             lastUpdateError = error
             return

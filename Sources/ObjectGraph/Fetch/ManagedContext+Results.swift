@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 extension ManagedContext {
@@ -32,13 +33,14 @@ extension ManagedContext {
         let follower = ResultsFollower(continuation)
         let stopped = follower.stopped
         continuation.onTermination = { _ in stopped.withLock { $0 = true } }
-        follower.observation = observe { [weak self, follower] notification in
-            guard let self, !follower.stopped.withLock({ $0 }) else {
-                follower.stop()
-                return
-            }
+        // Takes the context as an argument: capturing `self` here would make the context hold
+        // itself through its observers.
+        func follow(
+            in context: ManagedContext,
+            _ update: (ManagedContext) throws -> ResultsTracker<T>.Outcome
+        ) {
             do {
-                let outcome = try tracker.update(with: notification, in: self)
+                let outcome = try update(context)
                 if outcome.idsChanged || outcome.difference?.changesIDs == true {
                     follower.continuation.yield(tracker.snapshot())
                 }
@@ -47,7 +49,23 @@ extension ManagedContext {
                 follower.stop()
             }
         }
+        follower.observation = observe { [weak self, follower] notification in
+            guard let self, !follower.stopped.withLock({ $0 }) else { return follower.stop() }
+            follow(in: self) { try tracker.update(with: notification, in: $0) }
+        }
+        follower.mergeObservation = observeMerges { [weak self, follower] change in
+            guard let self, !follower.stopped.withLock({ $0 }) else { return follower.stop() }
+            follow(in: self) { try tracker.updateAfterMerge(change, in: $0) }
+        }
         return stream
+    }
+
+    /// Calls `handler` with what another context saved each time it is merged here, after
+    /// the merge's objects-did-change.
+    func observeMerges(_ handler: @escaping (ContextChange) -> Void) -> ContextObservation {
+        let key = UUID()
+        mergeObservers[key] = handler
+        return ContextObservation { [weak self] in self?.mergeObservers[key] = nil }
     }
 }
 
@@ -59,6 +77,7 @@ private final class ResultsFollower {
     /// Set (from any thread, under its mutex) when the reader stopped reading.
     let stopped = StopFlag()
     var observation: ContextObservation?
+    var mergeObservation: ContextObservation?
 
     init(_ continuation: AsyncThrowingStream<ResultsSnapshot, any Error>.Continuation) {
         self.continuation = continuation
@@ -67,6 +86,8 @@ private final class ResultsFollower {
     func stop() {
         observation?.cancel()
         observation = nil
+        mergeObservation?.cancel()
+        mergeObservation = nil
     }
 
     deinit { continuation.finish() }

@@ -165,6 +165,25 @@ final class ResultsTracker<T: ManagedObject> {
         }
     }
 
+    /// Brings in the objects another context's merged save (`change`) updated that this
+    /// context did not hold loaded: the merge's objects-did-change does not name them, yet
+    /// they may match now. Requests that refetch on changes refetch when it names any object
+    /// of the fetched entities.
+    func updateAfterMerge(_ change: ContextChange, in context: ManagedContext) throws -> Outcome {
+        guard fetched, touches(change) else { return Outcome() }
+        if !request.includesPendingChanges || request.fetchLimit > 0 || request.fetchOffset > 0 {
+            return try refetch(in: context, updated: change)
+        }
+        // Those not in the results (the ones held loaded were tested at the objects-did-change
+        // already, and test the same again; another observer may have loaded the rest).
+        let unseen = change.updated.filter { id in
+            familyNames.contains(id.entityName) && byID[id] == nil
+        }
+        guard !unseen.isEmpty else { return Outcome() }
+        // Listed as inserted: loaded if need be, and entering the results when they match.
+        return try applyIncrementally(ContextChange(inserted: unseen), in: context)
+    }
+
     /// Whether `change` names an object of the fetched entities.
     private func touches(_ change: ContextChange) -> Bool {
         for ids in [

@@ -50,6 +50,36 @@ struct FetchedResultsMergeTests {
         #expect(fresh.snapshot == controller.snapshot)
     }
 
+    @Test(
+        "an object another context updated to match enters the results, though this context never held it"
+    )
+    func mergeOfObjectNotHeld() async throws {
+        let fixture = try FetchedResultsFixture()
+        defer { fixture.remove() }
+        let other = fixture.otherContext()
+        let x = try fixture.item("x", rank: 1, active: false, in: other)
+        try fixture.item("y", rank: 2, in: other)
+        try other.save()
+        let controller = try fixture.controller(try fixture.request("active == YES"))
+        let log = DifferenceLog(controller)
+        var snapshots = fixture.context.results(of: try fixture.request("active == YES"))
+            .makeAsyncIterator()
+        #expect(try await snapshots.next()?.ids.count == 1)
+        #expect(names(controller) == [["y"]])
+        #expect(fixture.context.registeredObject(for: x.objectID) == nil)
+        let note = try saving(other) { try x.set(true, for: "active") }
+        try fixture.context.mergeChanges(fromContextDidSave: note)
+        #expect(names(controller) == [["x", "y"]])
+        #expect(
+            log.take()
+                == ResultsDifference(insertedRows: [
+                    .init(id: x.objectID, indexPath: .init(row: 0, section: 0))
+                ]))
+        #expect(try await snapshots.next()?.ids.count == 2)
+        #expect(log.misfits.isEmpty)
+        #expect(controller.fullFetchCount == 1)
+    }
+
     @Test("undo and redo of a move, an insert and a delete are reported")
     func undo() throws {
         let fixture = try FetchedResultsFixture()
