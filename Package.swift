@@ -42,6 +42,8 @@ let package = Package(
         // Examples.
         .executableTarget(name: "School", dependencies: ["ObjectGraph"], path: "Examples/School"),
         .executableTarget(
+            name: "Importer", dependencies: ["ObjectGraph"], path: "Examples/Importer"),
+        .executableTarget(
             name: "Settings", dependencies: ["AppContainer", "Preferences", "Archive"],
             path: "Examples/Settings"),
         .executableTarget(

@@ -3,7 +3,7 @@ import Foundation
 /// The benchmark's command line.
 ///
 ///     objectgraph-bench [--n 100000] [--json] [--repeat 3] [--queries 1000]
-///                       [--query-budget 120] [--undo-cost] [--no-stores] [--only OP,…]
+///                       [--query-budget 120] [--undo-cost]
 ///
 /// The hidden `--side objectgraph|raw --op OP --dir DIR` form runs one operation of one side
 /// in this (child) process; the parent starts one child per side and operation.
@@ -34,8 +34,19 @@ struct BenchOptions {
     var store = "sqlite"
     /// Skip the store-type section (load and save in each store type).
     var skipStores = false
-    /// Run only these operations (table operations, `live_update`, `stores`); `nil`: all.
-    var only: Set<String>?
+    /// The operations to run (`--ops`): those of ``Workload/operations``, `typed_access` and
+    /// `live_update`;
+    /// `nil` means all.
+    var selectedOperations: Set<String>?
+
+    /// Every operation `--ops` can name.
+    static let allOperations =
+        Workload.operations + Workload.freshStoreOperations + ["typed_access", "live_update"]
+
+    /// Whether `operation` is to run.
+    func runs(_ operation: String) -> Bool {
+        selectedOperations?.contains(operation) ?? true
+    }
 
     /// The two implementations measured.
     enum Side: String, CaseIterable {
@@ -45,7 +56,7 @@ struct BenchOptions {
 
     static let usage = """
         usage: objectgraph-bench [--n N] [--json] [--repeat K] [--queries Q] \
-        [--query-budget SECONDS] [--undo-cost] [--no-stores] [--only OP,…]
+        [--query-budget SECONDS] [--undo-cost]
           --n N                  people to insert (default 100000; teams: N/100)
           --json                 one JSON line per operation
           --repeat K             run each operation K times per side, alternating, each from
@@ -55,7 +66,10 @@ struct BenchOptions {
                                  the raw side runs the same count, reported as "queries"
           --undo-cost            also time insert with an undo manager on the context
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
-          --only OP[,OP…]        run only these: table operations, live_update, stores
+          --ops LIST             run only these operations (comma-separated: insert, fetch_all,
+                                 query, update_all, prefetch, delete_all, concurrent_import,
+                                 typed_access, live_update; an
+                                 operation works on the file the earlier ones left)
         """
 
     /// Parses `arguments` (without the program name).
@@ -97,6 +111,7 @@ struct BenchOptions {
                 let text = try value(flag)
                 guard
                     Workload.operations.contains(text)
+                        || Workload.freshStoreOperations.contains(text)
                         || ["open", "save", "resave", "fetch_drop"].contains(text)
                         || LiveUpdate.operations.contains(text)
                 else {
@@ -107,13 +122,12 @@ struct BenchOptions {
             case "--undo": withUndo = true
             case "--store": store = try value(flag)
             case "--no-stores": skipStores = true
-            case "--only":
+            case "--ops":
                 let names = try value(flag).split(separator: ",").map(String.init)
-                let known = Set(Workload.operations + ["live_update", "stores"])
-                if let unknown = names.first(where: { !known.contains($0) }) {
-                    throw BenchError.usage("unknown --only operation '\(unknown)'")
+                if let unknown = names.first(where: { !Self.allOperations.contains($0) }) {
+                    throw BenchError.usage("unknown operation '\(unknown)' in --ops")
                 }
-                only = Set(names)
+                selectedOperations = Set(names)
             case "--help", "-h": throw BenchError.help
             default: throw BenchError.usage("unknown argument '\(flag)'")
             }

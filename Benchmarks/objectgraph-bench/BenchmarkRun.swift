@@ -22,15 +22,25 @@ struct BenchmarkRun {
             print(Report.header(n: options.n, repetitions: options.repetitions))
         }
         var insertMeasurement: Measurement?
-        for operation in Workload.operations where options.only?.contains(operation) ?? true {
+        for operation in Workload.operations where options.runs(operation) {
             let measurement = try measure(operation, folders: folders)
             if operation == "insert" { insertMeasurement = measurement }
             print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
-        if options.only?.contains("live_update") ?? true { try measureLiveUpdate(root: root) }
-        if !options.skipStores, options.only?.contains("stores") ?? true {
-            try measureStores(root: root)
+        for operation in Workload.freshStoreOperations where options.runs(operation) {
+            var fresh: [BenchOptions.Side: URL] = [:]
+            for side in BenchOptions.Side.allCases {
+                let folder = root.appendingPathComponent("\(operation)-\(side.rawValue)")
+                try FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: true)
+                fresh[side] = folder
+            }
+            let measurement = try measure(operation, folders: fresh)
+            print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
+        if options.runs("typed_access") { try measureTypedAccess() }
+        if options.runs("live_update") { try measureLiveUpdate(root: root) }
+        if !options.skipStores { try measureStores(root: root) }
         if options.undoCost, let insert = insertMeasurement {
             let folder = root.appendingPathComponent("objectgraph-undo")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -51,6 +61,33 @@ struct BenchmarkRun {
                         + "\"objectgraph_cpu_s\": \(withUndo.cpuSeconds), "
                         + "\"peak_rss_kb\": \(withUndo.peakRSSKB)}"
                     : line)
+        }
+    }
+
+    /// `typed_access`: a generated class's typed property against the string-keyed API (target:
+    /// typed at least as fast, a ratio ≤ 1).
+    private func measureTypedAccess() throws {
+        let result = try TypedAccessBenchmark(n: options.n, repetitions: options.repetitions).run()
+        let rows = [
+            ("read", result.typedRead, result.stringRead),
+            ("write", result.typedWrite, result.stringWrite),
+            ("read+write", result.typedBoth, result.stringBoth),
+        ]
+        if !options.json {
+            print(
+                "\ntyped_access: one attribute of n loaded objects, a generated class's property"
+                    + " vs person[\"age\"] / set(_:for:) (fastest of \(options.repetitions); target"
+                    + " ratio <= 1)")
+            print("access       typed s   string s  ratio")
+        }
+        for (name, typed, string) in rows {
+            let ratio = string > 0 ? typed / string : 0
+            print(
+                options.json
+                    ? "{\"op\": \"typed_access\", \"access\": \"\(name)\", \"n\": \(options.n), "
+                        + "\"typed_s\": \(typed), \"string_s\": \(string), \"ratio\": \(ratio)}"
+                    : name.padding(toLength: 13, withPad: " ", startingAt: 0)
+                        + String(format: "%-9.4f %-9.4f %.2f", typed, string, ratio))
         }
     }
 

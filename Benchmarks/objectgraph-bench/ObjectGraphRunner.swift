@@ -19,6 +19,9 @@ struct ObjectGraphRunner {
 
     /// Runs `operation`; `queries` and `budget` bound the `query` loop.
     func run(_ operation: String, queries: Int, budget: Double) throws -> SideResult {
+        if operation == "concurrent_import" {
+            return try ConcurrentImportRunner(n: n, url: url, retained: retained).run()
+        }
         let coordinator = StoreCoordinator(model: Workload.model())
         if operation == "open" {
             // The store's own load: an atomic store reads its whole file here; SQLite only
@@ -105,23 +108,30 @@ struct ObjectGraphRunner {
         }
         var checksum: Int64 = 0
         for index in 0..<n {
-            let values = Workload.person(index)
-            let person = try context.insert("Person")
-            try person.set(values.id, for: "id")
-            try person.set(values.name, for: "name")
-            try person.set(values.age, for: "age")
-            try person.set(values.email, for: "email")
-            try person.set(values.score, for: "score")
-            try person.set(Date(timeIntervalSinceReferenceDate: values.created), for: "created")
-            try person.setObject(
-                teams[Workload.team(ofPerson: index, teams: teamCount)], for: "team")
-            checksum &+= values.checksum
+            checksum &+= try Self.insertPerson(
+                index, team: teams[Workload.team(ofPerson: index, teams: teamCount)], into: context)
         }
         if saving { try context.save() }
         // Freed after timing, as what the other operations read (the context no longer keeps
         // saved objects alive; the teams hold their members).
         retained.values.append(teams)
         return SideResult(seconds: 0, checksum: checksum, count: n)
+    }
+
+    /// Inserts person `index` (``Workload/person(_:)``) in `team`; returns its checksum.
+    static func insertPerson(_ index: Int, team: ManagedObject, into context: ManagedContext)
+        throws -> Int64
+    {
+        let values = Workload.person(index)
+        let person = try context.insert("Person")
+        try person.set(values.id, for: "id")
+        try person.set(values.name, for: "name")
+        try person.set(values.age, for: "age")
+        try person.set(values.email, for: "email")
+        try person.set(values.score, for: "score")
+        try person.set(Date(timeIntervalSinceReferenceDate: values.created), for: "created")
+        try person.setObject(team, for: "team")
+        return values.checksum
     }
 
     /// Every attribute of a person, as the raw side reads them.

@@ -28,6 +28,19 @@ final class RawDatabase {
         guard code == SQLITE_OK else { throw error(code, sql) }
     }
 
+    /// Runs `body` in one immediate transaction, rolled back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Prepares `sql` once, to be reset and re-bound for every row.
     func prepare(_ sql: String) throws -> RawStatement {
         var statement: OpaquePointer?

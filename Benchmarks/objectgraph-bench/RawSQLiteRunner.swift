@@ -51,8 +51,35 @@ struct RawSQLiteRunner {
     static let personColumns =
         "Z_PK, Z_OPT, ZTEAM, ZID, ZNAME, ZAGE, ZEMAIL, ZSCORE, ZCREATED"
 
+    /// Inserts a person row (bound by ``insertPerson(_:key:team:with:)``).
+    static let insertPersonSQL =
+        "INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZTEAM, ZID, ZNAME, ZAGE, ZEMAIL, ZSCORE, "
+        + "ZCREATED) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)"
+
+    /// Inserts person `index` (``Workload/person(_:)``) as row `key` in team row `team`, with
+    /// `statement` (prepared from ``insertPersonSQL``); returns the person's checksum.
+    static func insertPerson(_ index: Int, key: Int64, team: Int64, with statement: RawStatement)
+        throws -> Int64
+    {
+        let values = Workload.person(index)
+        statement.bind(1, key)
+        statement.bind(2, personEntity)
+        statement.bind(3, team)
+        statement.bind(4, values.id)
+        statement.bind(5, values.name)
+        statement.bind(6, Int64(values.age))
+        statement.bind(7, values.email)
+        statement.bind(8, values.score)
+        statement.bind(9, values.created)
+        try statement.run()
+        return values.checksum
+    }
+
     /// Runs `operation`; `queries` is the exact number of `query` fetches.
     func run(_ operation: String, queries: Int) throws -> SideResult {
+        if operation == "concurrent_import" {
+            return try RawConcurrentImport(n: n, path: path).run()
+        }
         let isNew = !FileManager.default.fileExists(atPath: path)
         let db = try RawDatabase(path: path)
         if isNew { try createSchema(db) }
@@ -73,7 +100,9 @@ struct RawSQLiteRunner {
         return result
     }
 
-    private func createSchema(_ db: RawDatabase) throws {
+    /// Creates the schema, the primary-key table and the metadata in a new file, and switches
+    /// it to WAL.
+    func createSchema(_ db: RawDatabase) throws {
         try db.execute("PRAGMA auto_vacuum = 2")
         try db.execute("BEGIN IMMEDIATE")
         for sql in Self.schema { try db.execute(sql) }
@@ -92,22 +121,9 @@ struct RawSQLiteRunner {
         try db.execute("PRAGMA journal_mode = WAL")
     }
 
-    /// Runs `body` in one immediate transaction, rolled back when it throws.
-    private func transaction<T>(_ db: RawDatabase, _ body: () throws -> T) throws -> T {
-        try db.execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try db.execute("COMMIT")
-            return result
-        } catch {
-            try? db.execute("ROLLBACK")
-            throw error
-        }
-    }
-
     private func insert(_ db: RawDatabase) throws -> SideResult {
         let teamCount = Workload.teamCount(people: n)
-        return try transaction(db) {
+        return try db.transaction {
             let teams = try db.prepare(
                 "INSERT INTO ZTEAM (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)")
             for index in 0..<teamCount {
@@ -116,23 +132,12 @@ struct RawSQLiteRunner {
                 teams.bind(3, Workload.teamName(index))
                 try teams.run()
             }
-            let people = try db.prepare(
-                "INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZTEAM, ZID, ZNAME, ZAGE, ZEMAIL, ZSCORE, "
-                    + "ZCREATED) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)")
+            let people = try db.prepare(Self.insertPersonSQL)
             var checksum: Int64 = 0
             for index in 0..<n {
-                let values = Workload.person(index)
-                people.bind(1, Int64(index + 1))
-                people.bind(2, Self.personEntity)
-                people.bind(3, Int64(Workload.team(ofPerson: index, teams: teamCount) + 1))
-                people.bind(4, values.id)
-                people.bind(5, values.name)
-                people.bind(6, Int64(values.age))
-                people.bind(7, values.email)
-                people.bind(8, values.score)
-                people.bind(9, values.created)
-                try people.run()
-                checksum &+= values.checksum
+                checksum &+= try Self.insertPerson(
+                    index, key: Int64(index + 1),
+                    team: Int64(Workload.team(ofPerson: index, teams: teamCount) + 1), with: people)
             }
             let keys = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             for (number, count) in [(Self.personEntity, n), (Self.teamEntity, teamCount)] {
@@ -174,7 +179,7 @@ struct RawSQLiteRunner {
     }
 
     private func updateAll(_ db: RawDatabase) throws -> SideResult {
-        try transaction(db) {
+        try db.transaction {
             let select = try db.prepare("SELECT Z_PK, Z_OPT, ZSCORE FROM ZPERSON")
             var rows: [(pk: Int64, version: Int64, score: Double)] = []
             while try select.step() {
@@ -226,7 +231,7 @@ struct RawSQLiteRunner {
     }
 
     private func deleteAll(_ db: RawDatabase) throws -> SideResult {
-        try transaction(db) {
+        try db.transaction {
             var deleted = 0
             var people = 0
             for table in ["ZPERSON", "ZTEAM"] {

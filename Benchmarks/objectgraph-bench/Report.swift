@@ -58,7 +58,7 @@ enum Report {
     }
 
     private static func row(_ cells: String...) -> String {
-        let widths = [14, 8, 14, 10, 8, 12, 10, 11, 12, 16, 12]
+        let widths = [18, 8, 14, 10, 8, 12, 10, 11, 12, 16, 12]
         return zip(cells, widths).map { cell, width in
             cell.count >= width
                 ? cell + " " : cell + String(repeating: " ", count: width - cell.count)

@@ -12,8 +12,34 @@ enum Workload {
     /// The target ratio (ObjectGraph time / raw time) of each operation.
     static let targets: [String: Double] = [
         "insert": 2.5, "fetch_all": 2.0, "query": 1.5, "update_all": 3.0, "prefetch": 2.5,
-        "delete_all": 3.0,
+        "delete_all": 3.0, "concurrent_import": 2.5,
     ]
+
+    /// Operations that start from an empty store of their own (not the file the chain of
+    /// ``operations`` leaves), run after them.
+    static let freshStoreOperations = ["concurrent_import"]
+
+    /// `concurrent_import`: how many writers (background contexts, or threads with their own
+    /// connection) each insert a slice of the people.
+    static let importWriters = 4
+    /// `concurrent_import`: how many people a writer saves (commits) at once.
+    static let importBatch = 1_000
+    /// `concurrent_import`: how often the reader counts the people, in seconds.
+    static let importReadInterval = 0.01
+
+    /// `concurrent_import`: the people writer `writer` inserts (contiguous slices, the last one
+    /// taking the remainder).
+    static func importSlice(writer: Int, people n: Int) -> Range<Int> {
+        let size = n / importWriters
+        let start = writer * size
+        return start..<(writer == importWriters - 1 ? n : start + size)
+    }
+
+    /// `concurrent_import`: how many teams each writer inserts (its own, so writers never
+    /// share an object): a quarter of ``teamCount(people:)``, at least 1.
+    static func importTeamCount(people n: Int) -> Int {
+        max(1, teamCount(people: n) / importWriters)
+    }
 
     /// The target ratio of peak memory (ObjectGraph / raw).
     static let memoryTarget = 3.0

@@ -7,7 +7,7 @@
 // Method.
 // - Each run makes a fresh temporary folder with one store file per side; the operations run
 //   in order (insert, fetch_all, query, update_all, prefetch, delete_all), each on the file
-//   the previous ones left.
+//   the previous ones left; then `concurrent_import`, on a fresh file of its own.
 // - Memory: the parent starts one child process (this executable with the hidden
 //   `--side objectgraph|raw --op OP --dir DIR` flags) per side and operation; each child opens
 //   its side's file, times the operation, and reports its own peak RSS (VmHWM from
@@ -27,6 +27,13 @@
 //   one query, grouped by team.
 // - `query` runs `--queries` fetches, ObjectGraph stopping early after `--query-budget`
 //   seconds; the raw side then runs the same number, reported as `queries`.
+// - `concurrent_import`: 4 writers each insert n/4 people (the `insert` shape, with teams of
+//   their own), committing every 1,000, while the main thread counts the people every 10 ms.
+//   ObjectGraph: 4 `BackgroundContext`s on one coordinator, each driven by a thread through
+//   `performAndWait`, and a main-queue context with `automaticallyMergesChangesFromParent`
+//   counting (the clock stops once it has merged every save). Raw: 4 threads with a sqlite3
+//   connection each (WAL, 10 s busy timeout), keys taken from Z_PRIMARYKEY per transaction,
+//   and a fifth connection counting.
 // - Both sides return a checksum of what they read or wrote; a difference is an error.
 // - Store types: after the table, ObjectGraph alone saves (only `save()` is timed, after
 //   untimed inserts), opens (an atomic store loads its whole file) and fetches every person of
@@ -39,7 +46,7 @@
 //   every person by name; one is renamed to move from the middle to the top; the controller's
 //   update (the context's processPendingChanges, its only observer) is timed against a plain
 //   refetch of the same request in the same context, each in its own child on a store an
-//   untimed insert child made (target ratio ≤ 0.1). `--only live_update` runs it alone.
+//   untimed insert child made (target ratio ≤ 0.1). `--ops live_update` runs it alone.
 // - Failures print the error and exit 1; usage errors exit 2.
 
 import Foundation

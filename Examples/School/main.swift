@@ -13,7 +13,7 @@ final class Student: ManagedObject {
     var gradePointAverage: Double { self["gradePointAverage"] ?? 0 }
 }
 
-func run() throws {
+@MainActor func run() throws {
     let arguments = CommandLine.arguments.dropFirst()
     let storeType: StoreType = arguments.contains("memory") ? .inMemory : .sqlite
     let folder = FileManager.default.temporaryDirectory

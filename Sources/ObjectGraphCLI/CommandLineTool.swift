@@ -13,6 +13,7 @@ public enum CommandLineTool {
             // One line per command.
             ValidateCommand.self,
             DescribeCommand.self,
+            CodegenCommand.self,
             PredicateCommand.self,
             DefaultsCommand.self,
             DumpCommand.self,

@@ -12,6 +12,7 @@ extension ManagedContext {
     /// of them); with one they are emptied and the undo records what they held (a saved
     /// deletion drops the object's values, and undoing it puts them back).
     public func delete(_ object: ManagedObject) {
+        checkQueue("delete")
         guard object.context === self, !object.deletedFlag else { return }
         deleteApplyingRules(object)
     }

@@ -26,21 +26,24 @@
 extension ManagedContext {
     /// Creates a child context of `parent`: it reads through `parent` and saves into it. The
     /// child holds its parent (as Core Data's `parentContext`), so the parent lives as long as
-    /// any child; it has its own objects, undo manager (`nil` by default) and merge policy.
+    /// any child; it has its own objects, undo manager (`nil` by default) and merge policy,
+    /// and its own ``concurrencyType`` (confined by default). Every call into the parent enters
+    /// the parent's queue (``performAndWait(_:)``).
     ///
     /// ```swift
     /// let child = ManagedContext(parent: viewContext)
     /// ```
     public convenience init(
-        parent: ManagedContext, classes: ManagedObjectClasses? = nil,
-        undoManager: UndoManager? = nil
+        parent: ManagedContext, concurrencyType: ConcurrencyType = .confined,
+        classes: ManagedObjectClasses? = nil, undoManager: UndoManager? = nil
     ) {
         let upstream = ParentContextSource(parent: parent)
         let inherited = upstream.withParent { $0.classes }
         self.init(
-            coordinator: parent.coordinator, classes: classes ?? inherited,
-            undoManager: undoManager)
+            coordinator: parent.coordinator, concurrencyType: concurrencyType,
+            classes: classes ?? inherited, undoManager: undoManager)
         family.upstream = upstream
+        upstream.childQueue = queue
         upstream.withParent { $0.adoptChild(self) }
     }
 
@@ -76,11 +79,18 @@ extension ManagedContext {
         }
     }
 
-    /// Called on a child when its parent saved, or another child of its parent saved into
-    /// it. A child does not merge such saves unless asked: this is the hook where
-    /// `automaticallyMergesChangesFromParent` merges them, on the child's own queue
-    /// (`enqueue { $0.mergeChanges(fromContextDidSave: notification) }`).
-    func parentDidSave(_ notification: ContextNotification) {}
+    /// Called (inside the parent's queue) on a child when its parent saved, or another child
+    /// of its parent saved into it. A child does not merge such saves unless asked: with
+    /// ``automaticallyMergesChangesFromParent`` the save is merged on the child's own queue.
+    /// The flag is read there too (this runs on the parent's queue, where the child's state
+    /// may not be touched).
+    func parentDidSave(_ notification: ContextNotification) {
+        enqueue { child in
+            guard child.automaticallyMergesChangesFromParent else { return }
+            // As an automatic merge from the coordinator: nothing to report to.
+            try? child.mergeChanges(fromContextDidSave: notification)
+        }
+    }
 
     /// `id`, or the permanent ID the object of the temporary `id` took here since a child may
     /// have read it (the child keeps its object under the temporary ID, as in Core Data).

@@ -23,6 +23,8 @@ extension ManagedContext {
     /// each change is made (Core Data applies them here), so a deleted object's related
     /// objects already read as Core Data's read after this call.
     public func processPendingChanges() {
+        checkQueue("processPendingChanges")
+        drainQueuedWork()
         undoManager?.endEventGroup()
         postObjectsDidChange()
     }

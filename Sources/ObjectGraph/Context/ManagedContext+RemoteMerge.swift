@@ -19,8 +19,9 @@ extension ManagedContext {
     /// Each context then posts one ``ContextNotification/Kind/objectsDidChange`` listing the
     /// inserted IDs as ``ContextChange/inserted``, the deleted objects it held as
     /// ``ContextChange/deleted``, and the objects read again as ``ContextChange/refreshed`` (or
-    /// ``ContextChange/updated`` when they have unsaved changes here). Call it on the thread
-    /// of each context.
+    /// ``ContextChange/updated`` when they have unsaved changes here). Each context merges
+    /// inside its own queue (``performAndWait(_:)``): a main-queue context on the main queue,
+    /// a private-queue one on its queue (inline when the caller is inside it already).
     ///
     /// ```swift
     /// // Another coordinator (another process) on the same file saved; it sent its IDs:
@@ -33,7 +34,9 @@ extension ManagedContext {
     ) throws {
         let notification = ContextNotification(kind: .didSave, changes: changes)
         for context in contexts {
-            try context.mergeChanges(fromContextDidSave: notification)
+            try context.performAndWait { () throws -> Void in
+                try context.mergeChanges(fromContextDidSave: notification)
+            }
         }
     }
 

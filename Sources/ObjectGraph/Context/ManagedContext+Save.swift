@@ -15,6 +15,7 @@ extension ManagedContext {
     ///   conflicts (under ``MergePolicy/error``), or a store failure (with the stores that did
     ///   save, when several stores take part).
     public func save() throws {
+        checkQueue("save")
         // A save reads the stores as they are now; a pinned context then moves to the newest
         // generation (`ManagedContext+QueryGenerations.swift`).
         let pin = unpinForSave()
@@ -24,7 +25,10 @@ extension ManagedContext {
         processPendingChanges()
         forgetInsertedAndDeleted()
         var batch = SaveBatch(touched.values, count: touched.count)
-        guard !batch.isEmpty else { return commitTransientChanges(batch.transientOnly) }
+        rejectedWrites.removeDeleted()
+        guard !batch.isEmpty || !rejectedWrites.isEmpty else {
+            return commitTransientChanges(batch.transientOnly)
+        }
         // Like Core Data, deleted objects get willSave/didSave too (`isDeleted` tells them).
         let before = changeCount
         for object in batch.objects { object.willSave() }
@@ -68,7 +72,7 @@ extension ManagedContext {
             throw failure
         }
         let notifiesChildren = hasLiveChildren()
-        let reports = !observers.isEmpty || notifiesChildren || family.upstream != nil
+        let reports = wantsDidSave || notifiesChildren || family.upstream != nil
         let summary = reports ? changeSummary(saved.lazy.flatMap(Self.objects(of:))) : nil
         // Cleared first: what `didSave` hooks change is a new change.
         commitTransientChanges(transientOnly)
@@ -80,7 +84,12 @@ extension ManagedContext {
         let notification = ContextNotification(kind: .didSave, changes: summary)
         if !observers.isEmpty { post(notification) }
         if notifiesChildren { notifyChildren(of: notification, except: nil) }
-        family.upstream?.childDidSave(notification, from: self)
+        if let upstream = family.upstream {
+            upstream.childDidSave(notification, from: self)
+        } else {
+            // Reached the stores: other contexts of the coordinator hear of it.
+            broadcastSave(notification)
+        }
     }
 
     /// The change set writing `batch`: its new objects inserted, its saved ones updated or

@@ -26,6 +26,14 @@ extension ManagedContext {
             // Checked here, not by the overridable methods: nothing may skip it.
             if !object.deletedFlag { problems += ValidationRules.danglingProblems(object) }
         }
+        // Typed writes an object could not take fail the save, changed object or not.
+        rejectedWrites.removeDeleted()
+        if !rejectedWrites.isEmpty {
+            var seen = Set(problems)
+            for problem in rejectedWrites.allProblems() where seen.insert(problem).inserted {
+                problems.append(problem)
+            }
+        }
         if problems.count < 2 { return problems }
         return problems.sorted { ObjectID.precedes($0.objectID, $1.objectID) }
     }

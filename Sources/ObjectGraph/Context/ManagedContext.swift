@@ -13,8 +13,31 @@ import Foundation
 /// try context.save()
 /// ```
 ///
-/// A context belongs to the isolation domain that made it and is not `Sendable`; other threads
-/// make their own context on the same coordinator and pass object IDs.
+/// A context is not `Sendable`: handing it (or one of its objects) to another isolation domain
+/// is a compile-time error. Its ``concurrencyType`` says where it may be used:
+/// - ``ConcurrencyType/confined`` (the default): the isolation domain that holds it — a thread,
+///   a task, an actor. Other threads make their own context on the same coordinator and pass
+///   object IDs.
+/// - ``ConcurrencyType/mainQueue``: the main queue (the main actor), as ``PersistentContainer/viewContext``
+///   (on the main actor).
+/// - ``ConcurrencyType/privateQueue``: its own serial queue, entered through
+///   ``BackgroundContext``'s `perform` and `performAndWait` or a ``ModelActor``.
+///
+/// ```swift
+/// let background = container.newBackgroundContext()
+/// let id = try await background.perform { context in
+///     let person = try context.insert("Person")
+///     try context.save()
+///     return person.objectID            // IDs cross queues; objects and contexts cannot
+/// }
+/// ```
+///
+/// ``performAndWait(_:)`` is re-entrant (inline on the context's own queue, or inside a block
+/// of any context entered on the same thread). Debug builds check that queue-bound contexts are
+/// used inside their queue and report a use outside it through
+/// ``ConcurrencyDebugging/violationHandler``; release builds compile the check out. With
+/// ``automaticallyMergesChangesFromParent`` a context merges, on its own queue, what other
+/// contexts of its coordinator save.
 public final class ManagedContext {
     /// The coordinator the context saves to and fetches from.
     public let coordinator: StoreCoordinator
@@ -83,10 +106,17 @@ public final class ManagedContext {
     var changeCount = 0
     /// The class of each entity's objects, looked up once (by entity index).
     @exclusivity(unchecked) var classByEntity: [ManagedObject.Type?] = []
+    /// Where the context's work runs (see ``ContextQueue``).
+    let queue: ContextQueue
+    /// Set while ``automaticallyMergesChangesFromParent`` is on (a root context's registration
+    /// with its coordinator's saves).
+    var automaticMerge: AutomaticMerge?
     /// The context's place among parent and child contexts (see `ManagedContext+Parent.swift`).
     var family = ContextFamily()
     /// The generation of the stores reads see (`ManagedContext+QueryGenerations.swift`).
     var queryGenerationState = QueryGenerationState.unpinned
+    /// Typed writes the objects could not take, reported at validation (`RejectedWrites.swift`).
+    var rejectedWrites = RejectedWrites()
 
     /// Where the context's rows come from and its saves go: its parent, or the coordinator.
     var source: any RowSource {
@@ -94,12 +124,20 @@ public final class ManagedContext {
         return coordinator
     }
 
-    /// Creates a context on `coordinator`, recording undo in `undoManager` when one is given.
+    /// Creates a context on `coordinator`, bound as `concurrencyType` says (confined to the
+    /// isolation domain that holds it, by default), recording undo in `undoManager` when one
+    /// is given.
+    ///
+    /// ```swift
+    /// let context = ManagedContext(coordinator: coordinator)
+    /// let view = ManagedContext(coordinator: coordinator, concurrencyType: .mainQueue)
+    /// ```
     public init(
-        coordinator: StoreCoordinator, classes: ManagedObjectClasses = .shared,
-        undoManager: UndoManager? = nil
+        coordinator: StoreCoordinator, concurrencyType: ConcurrencyType = .confined,
+        classes: ManagedObjectClasses = .shared, undoManager: UndoManager? = nil
     ) {
         self.coordinator = coordinator
+        queue = ContextQueue(kind: concurrencyType)
         schema = coordinator.schema
         self.classes = classes
         self.undoManager = undoManager
@@ -155,6 +193,7 @@ public final class ManagedContext {
     }
 
     private func insert<T: ManagedObject>(_ entityName: String, as type: T.Type) throws -> T {
+        checkQueue("insert")
         let entity = try schema.requireEntity(named: entityName)
         guard !entity.entity.isAbstract else { throw ObjectGraphError.abstractEntity(entityName) }
         let id = ObjectID(space: entity.temporarySpace, key: ObjectID.newTemporaryKey())
@@ -202,6 +241,7 @@ public final class ManagedContext {
     /// The object with `id`: the registered one, or a fault whose values load on first use.
     /// - Throws: ``ObjectGraphError/unknownEntity(_:)`` when the ID's entity is not in the model.
     public func object(with id: ObjectID) throws -> ManagedObject {
+        checkQueue("object lookup")
         if let object = registry[id] { return object }
         return registerFault(id, entity: try schema.requireEntity(named: id.entityName))
     }
@@ -228,7 +268,8 @@ public final class ManagedContext {
 
     /// The object with `id` if the context holds it; never loads anything.
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
-        registry[id]
+        checkQueue("object lookup")
+        return registry[id]
     }
 
     // MARK: - Discarding changes
@@ -240,6 +281,7 @@ public final class ManagedContext {
     /// changed: the inserted objects as deleted, the deleted ones as inserted (they are back),
     /// the edited ones as updated.
     public func rollback() {
+        checkQueue("rollback")
         var change = ContextChange()
         let observed = !observers.isEmpty
         for object in touched.values {
@@ -259,6 +301,7 @@ public final class ManagedContext {
             }
         }
         untouchAll()
+        rejectedWrites.removeAll()
         releaseUnregistered()
         undoManager?.removeAllActions()
         // Changes not posted yet were undone with the rest.
@@ -304,6 +347,7 @@ public final class ManagedContext {
     /// ``ContextChange/invalidatedAll`` set and every object it held as
     /// ``ContextChange/invalidated`` (Core Data's `NSInvalidatedAllObjectsKey`).
     public func reset() {
+        checkQueue("reset")
         let invalidated = observers.isEmpty ? [] : Set(registry.values.lazy.map(\.objectID))
         defer { postInvalidatedAll(invalidated) }
         for object in registry.values {
@@ -314,6 +358,7 @@ public final class ManagedContext {
         rowCache.removeAll()
         advanceQueryGeneration()
         untouchAll()
+        rejectedWrites.removeAll()
         faultBatches.removeAll()
         undoManager?.removeAllActions()
     }
@@ -327,6 +372,7 @@ public final class ManagedContext {
     /// ``insertedObjects`` and will not be saved, and reading it afterwards finds no row
     /// (``ObjectGraphError/objectNotFound(_:)``). With `mergeChanges` it stays as it is.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        checkQueue("refresh")
         guard object.context === self else { return }
         if object.insertedFlag {
             guard !mergeChanges else { return }
@@ -385,6 +431,7 @@ public final class ManagedContext {
     /// come from the store through the chain of parents, and the parents' objects of the same
     /// temporary IDs take them too.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue("obtainPermanentIDs")
         guard family.upstream != nil || hasLiveChildren() else {
             return try assignPermanentIDs(objects[...])
         }

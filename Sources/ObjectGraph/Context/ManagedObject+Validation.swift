@@ -106,8 +106,11 @@ extension ManagedObject {
     /// no method per property.
     func validatePropertiesAgainstModel() throws {
         try fulfill()
-        let problems =
+        var problems =
             type(of: self) == ManagedObject.self ? modelProblems() : propertyMethodProblems()
+        if let context, !context.rejectedWrites.isEmpty {
+            problems += context.rejectedWrites.problems(of: self)
+        }
         if !problems.isEmpty { throw ValidationError(problems: problems) }
     }
 

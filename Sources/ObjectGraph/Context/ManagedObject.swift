@@ -259,6 +259,7 @@ open class ManagedObject {
     /// attribute or the object's values cannot be loaded (``value(for:)`` throws then).
     @usableFromInline
     func readableValue(for key: String) -> Value? {
+        checkQueue("property read")
         guard let position = try? schema.position(of: key) else { return nil }
         if !flags.isDisjoint(with: .anyFault) {
             do { try fulfill() } catch { return nil }
@@ -394,6 +395,7 @@ open class ManagedObject {
         guard let context else {
             throw ObjectGraphError.foreignObject(entity: schema.name, property: key)
         }
+        context.checkQueue("property write")
         return context
     }
 
@@ -412,6 +414,7 @@ open class ManagedObject {
     /// Fires the fault: loads the values of a fault that has none, and makes the object no
     /// longer a fault.
     func fulfill() throws {
+        checkQueue("property read")
         guard !flags.isDisjoint(with: .anyFault) else { return }
         if state == .fault {
             guard let context else { throw ObjectGraphError.objectIsGone(objectID) }

@@ -2,6 +2,10 @@ import Foundation
 
 /// Which ``ManagedObject`` subclass represents which entity.
 ///
+/// Classes written by `objectgraph codegen` (``GeneratedManagedObject``) register themselves:
+/// the first typed fetch or insert of one registers every generated class of its model. Other
+/// subclasses are registered by hand:
+///
 /// Register a class for an entity by name, or register it alone and let the model's
 /// `representedClassName` (`Student`, `.Student`, `School.Student`) or the entity's name pick it:
 ///
@@ -15,6 +19,8 @@ public final class ManagedObjectClasses: @unchecked Sendable {
     private let lock = NSLock()
     private var byEntity: [String: ManagedObject.Type] = [:]
     private var types: [ManagedObject.Type] = []
+    /// The generated classes whose model's classes were registered here.
+    private var generatedSeen: Set<ObjectIdentifier> = []
 
     /// The registry contexts use by default.
     public static let shared = ManagedObjectClasses()
@@ -43,11 +49,21 @@ public final class ManagedObjectClasses: @unchecked Sendable {
 
     /// The entity `type` is registered for, looked up in `model`.
     func entityName(for type: ManagedObject.Type, in model: EntityModel) -> String? {
+        if let generated = type as? any GeneratedManagedObject.Type {
+            registerModel(of: generated)
+        }
         let explicit = lock.withLock { byEntity.first { $0.value == type }?.key }
         if let explicit { return explicit }
         let name = Self.bareName(String(describing: type))
         return model.entities.first { Self.bareName($0.className ?? "") == name }?.name
             ?? model.entities.first { $0.name == name }?.name
+    }
+
+    /// Registers the classes of `type`'s model, the first time `type` is met: generated
+    /// classes register themselves this way.
+    func registerModel(of type: any GeneratedManagedObject.Type) {
+        let isNew = lock.withLock { generatedSeen.insert(ObjectIdentifier(type)).inserted }
+        if isNew { type.registerModelClasses(in: self) }
     }
 
     /// `School.Student`, `.Student` and `Student` all name `Student`.

@@ -9,16 +9,25 @@
 final class ParentContextSource: RowSource {
     /// The parent context.
     let parent: ManagedContext
+    /// The child's queue, once the child is made: the child is in the middle of one of its
+    /// operations (a fetch, a fault, a save) whenever it calls its parent.
+    var childQueue: ContextQueue?
 
     init(parent: ManagedContext) {
         self.parent = parent
     }
 
     /// Runs `body` with the parent, in the parent's isolation: the one way a child reaches its
-    /// parent. For queue-bound parents this becomes `parent.performAndWait { body(parent) }`
-    /// (re-entrant, so a parent's `performAndWait` called from its child's queue runs).
+    /// parent. It enters the parent's queue as ``ManagedContext/performAndWait(_:)`` does
+    /// (inline for a confined parent, or when this thread is inside the parent's queue already;
+    /// re-entrant, so a parent's `performAndWait` called from its child's queue runs). While it
+    /// waits for the parent, the thread does not run other threads' blocks on the child's
+    /// queue (see ``ContextQueue/runSync(midOperationOf:_:)``): the child is halfway through
+    /// an operation.
     func withParent<T, E: Error>(_ body: (ManagedContext) throws(E) -> T) throws(E) -> T {
-        try body(parent)
+        try parent.queue.runSync(midOperationOf: childQueue) { () throws(E) -> T in
+            try body(parent)
+        }
     }
 
     func answer<Sink: RowSink>(

@@ -5,13 +5,20 @@ import Foundation
 ///
 /// ```swift
 /// let container = try PersistentContainer(name: "School")   // Models/School.xcdatamodeld
-/// let context = container.viewContext
+/// let view = await container.viewContext                     // main queue, for the interface
+/// try await container.performBackgroundTask { context in     // a private queue, for imports
+///     try context.insert("Course").set("Algebra", for: "title")
+///     try context.save()
+/// }
 /// ```
 ///
 /// The model is looked up as `<name>.xcdatamodeld` (or `.xcdatamodel`) in `./Models` and `.`
 /// unless given. The store is `<directory>/<name>.<ext>`, with the directory defaulting to
 /// `$XDG_DATA_HOME/<name>` (`~/.local/share/<name>`).
-public final class PersistentContainer {
+///
+/// `Sendable`: its properties are constants, and the view context is kept in a box isolated to
+/// the main actor.
+public final class PersistentContainer: Sendable {
     /// The container's name.
     public let name: String
     /// The model.
@@ -20,8 +27,25 @@ public final class PersistentContainer {
     public let coordinator: StoreCoordinator
     /// The store's description.
     public let store: StoreDescription
-    /// The context for the calling thread's work (create more with ``newContext()``).
-    public let viewContext: ManagedContext
+    /// Holds the view context once made; the main actor's isolation protects it.
+    private let viewContextBox = ViewContextBox()
+
+    /// The main-queue context for the interface (Core Data's `viewContext`), made on first use,
+    /// on the main actor. Its name is `"viewContext"`; it does not merge other contexts' saves
+    /// unless ``ManagedContext/automaticallyMergesChangesFromParent`` is set.
+    ///
+    /// ```swift
+    /// @MainActor func showCourses() throws {
+    ///     let courses = try container.viewContext.fetch(FetchRequest(entityName: "Course"))
+    /// }
+    /// ```
+    @MainActor public var viewContext: ManagedContext {
+        if let made = viewContextBox.context { return made }
+        let made = ManagedContext(coordinator: coordinator, concurrencyType: .mainQueue)
+        made.name = "viewContext"
+        viewContextBox.context = made
+        return made
+    }
 
     /// Loads the model and opens the store.
     /// - Parameters:
@@ -45,13 +69,50 @@ public final class PersistentContainer {
             url = folder.appendingPathComponent("\(name).\(Self.fileExtension(for: storeType))")
         }
         store = try coordinator.addStore(type: storeType, at: url)
-        viewContext = ManagedContext(coordinator: coordinator)
-        viewContext.name = "viewContext"
     }
 
-    /// A new context on the same coordinator (for another thread or a scratch edit).
+    /// A new confined context on the same coordinator, for the isolation domain that asks (a
+    /// thread, a task, an actor) or a scratch edit.
     public func newContext() -> ManagedContext {
         ManagedContext(coordinator: coordinator)
+    }
+
+    /// A new private-queue context on the same coordinator (Core Data's
+    /// `newBackgroundContext()`).
+    ///
+    /// ```swift
+    /// let background = container.newBackgroundContext()
+    /// try await background.perform { context in try context.save() }
+    /// ```
+    public func newBackgroundContext() -> BackgroundContext {
+        BackgroundContext(coordinator: coordinator)
+    }
+
+    /// Runs `body` on a new private-queue context and returns its value, rethrowing its error
+    /// (Core Data's `performBackgroundTask`, as an `async` call).
+    ///
+    /// ```swift
+    /// let count = try await container.performBackgroundTask { context in
+    ///     try context.count(for: FetchRequest(entityName: "Course"))
+    /// }
+    /// ```
+    public func performBackgroundTask<T: Sendable, E: Error>(
+        _ body: @escaping @Sendable (ManagedContext) throws(E) -> T
+    ) async throws(E) -> T {
+        try await newBackgroundContext().perform(body)
+    }
+
+    /// Runs `body` on a new private-queue context later and returns at once (Core Data's
+    /// `performBackgroundTask`).
+    ///
+    /// ```swift
+    /// container.performBackgroundTask { context in
+    ///     try? context.insert("Course").set("Algebra", for: "title")
+    ///     try? context.save()
+    /// }
+    /// ```
+    public func performBackgroundTask(_ body: @escaping @Sendable (ManagedContext) -> Void) {
+        newBackgroundContext().perform(body)
     }
 
     /// `$XDG_DATA_HOME/<name>`, or `~/.local/share/<name>`.
@@ -84,4 +145,12 @@ public final class PersistentContainer {
             .unreadable, "no model named \(name) in ./Models or . (pass modelURL:)",
             file: "\(name).xcdatamodeld")
     }
+}
+
+/// The view context of a ``PersistentContainer``, once made. Isolated to the main actor: only
+/// the main actor reads or sets it, so the container stays `Sendable` without a lock.
+@MainActor private final class ViewContextBox {
+    var context: ManagedContext?
+
+    nonisolated init() {}
 }

@@ -22,6 +22,8 @@ public final class StoreCoordinator: @unchecked Sendable {
     /// The model.
     public let model: EntityModel
     let schema: ModelSchema
+    /// Contexts hearing of every save made through this coordinator (thread-safe itself).
+    let saveObservers = SaveObservers()
 
     /// Creates a coordinator for `model`, with no store yet.
     public init(model: EntityModel) {

@@ -29,6 +29,12 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
             /// discarded by ``ManagedContext/refresh(_:mergeChanges:)``): Core Data's "Dangling
             /// reference to an invalid object". The value is the missing object's ID.
             case danglingReference
+            /// A typed, non-throwing write (a property of a generated class) the object could
+            /// not take: an object of another context or of the wrong entity, a value the
+            /// attribute's type does not hold. The value is what was written (an object's ID
+            /// for a relationship); the message says why. A later write of the property that
+            /// succeeds, or ``ManagedContext/rollback()``, clears it.
+            case rejectedWrite
         }
 
         /// The object.

@@ -198,6 +198,13 @@ extension ManagedContext {
     }
 
     func fetchEntity<T: ManagedObject>(_ request: FetchRequest<T>) throws -> EntitySchema {
+        // Every fetch, count and dictionary fetch starts here.
+        checkQueue("fetch")
+        drainQueuedWork()
+        // A key-path predicate that could not name a key fails here, never as another query.
+        if let error = request.predicate?.keyPathError ?? request.havingPredicate?.keyPathError {
+            throw error
+        }
         if let name = request.entityName { return try schema.requireEntity(named: name) }
         guard let name = classes.entityName(for: T.self, in: schema.model) else {
             throw ObjectGraphError.unsupported(

@@ -72,6 +72,10 @@ enum FunctionEvaluator {
             return .value(.integer(~x))
         case "noindex:":
             return first
+        case KeyPathNamingError.selector:
+            // A key-path builder's predicate carrying its naming error.
+            throw KeyPathNamingError(selector: selector, values: arguments)
+                ?? PredicateEvaluationError.unsupported("function \(selector)")
         default:
             throw PredicateEvaluationError.unsupported("function \(selector)")
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Compiled `MATCHES` patterns, shared by all evaluations, so that filtering many objects
 /// compiles each pattern once. Bounded: it empties itself when full.
@@ -13,9 +12,9 @@ final class RegexCache: Sendable {
     }
 
     /// The compiled patterns (and the errors of patterns that do not compile), by pattern and
-    /// case option. Every read and write of the table goes through the mutex; compiling
+    /// case option. Every read and write of the table goes through the lock; compiling
     /// happens outside it, so two threads may compile the same pattern once each.
-    private let entries = Mutex<[Key: Result<NSRegularExpression, PredicateEvaluationError>]>([:])
+    private let entries = Locked<[Key: Result<NSRegularExpression, PredicateEvaluationError>]>([:])
     private let capacity = 256
 
     /// A regular expression that matches `pattern` against the whole string.

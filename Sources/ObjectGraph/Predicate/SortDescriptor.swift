@@ -112,3 +112,20 @@ extension NaturalOrder {
         return .orderedSame
     }
 }
+
+extension SortDescriptor {
+    /// A sort descriptor for a key path of a class that names its properties (generated
+    /// classes do).
+    ///
+    /// ```swift
+    /// request.sortDescriptors = [try SortDescriptor(\Student.name, ascending: true)]
+    /// ```
+    /// - Throws: ``KeyPathNamingError`` naming the key path and type when the class's table
+    ///   does not list it.
+    public init<Root: KeyPathNaming, V>(
+        _ keyPath: KeyPath<Root, V>, ascending: Bool = true, comparison: Comparison = .standard
+    ) throws(KeyPathNamingError) {
+        self.init(
+            try KeyPathNames.name(of: keyPath), ascending: ascending, comparison: comparison)
+    }
+}

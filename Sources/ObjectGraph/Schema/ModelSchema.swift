@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The runtime form of an ``EntityModel``: every entity with its full property list (inherited
 /// properties first) laid out by position, relationships resolved to entity indexes. Built once
@@ -116,6 +117,10 @@ final class EntitySchema: Sendable {
     /// The positions of the properties with validation rules (transient ones too: Core Data
     /// validates them); the others need no check of the model's rules at save.
     let validatedPositions: [Int]
+
+    /// A number no other entity schema of this process has (see ``TypedProperty``, which
+    /// caches a property's position per schema by it).
+    let token: UInt64 = EntitySchemaTokens.next()
 
     var name: String { entity.name }
 
@@ -244,4 +249,13 @@ final class RelationshipSchema: Sendable {
 
     var isToMany: Bool { relationship.isToMany }
     var inverseName: String? { relationship.inverseName }
+}
+
+/// Hands out ``EntitySchema/token``s: never 0, never twice in a process.
+enum EntitySchemaTokens {
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> UInt64 {
+        counter.wrappingAdd(1, ordering: .relaxed).newValue
+    }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The entity and store part of ``ObjectID``s: one shared instance per entity and store, so
 /// IDs are small, cheap to copy and quick to compare (`===` first, names only when two
 /// instances differ).
@@ -28,7 +26,7 @@ final class ObjectIDSpace: Sendable {
 
     /// Every space made so far. Bounded: past `limit` entries it starts again (IDs made from
     /// different instances still compare equal by name).
-    private static let known = Mutex<[Name: ObjectIDSpace]>([:])
+    private static let known = Locked<[Name: ObjectIDSpace]>([:])
     private static let limit = 4096
 
     /// The shared space of `entityName` in the store `storeIdentifier`.

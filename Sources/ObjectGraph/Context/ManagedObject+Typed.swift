@@ -1,0 +1,224 @@
+import Foundation
+
+/// Typed, non-throwing access by ``TypedProperty``: what generated classes' properties call.
+///
+/// Reads give `nil` (or the caller's default) for a value that is nil, of another type, or
+/// cannot be loaded. Writes never throw and never trap: a write the object cannot take (an
+/// object of another context or of the wrong entity, a value the attribute's type does not
+/// hold) is kept by the context and reported, naming the object and the property, by
+/// ``validateForInsert()``/``validateForUpdate()`` and by the next ``ManagedContext/save()``
+/// (rule ``ValidationError/Problem/Rule/rejectedWrite``), until the property is written again
+/// successfully or the context rolls back. An object no longer in a context takes no write.
+///
+/// ```swift
+/// student.name = "Ada"                  // setAttributeValue("Ada", Self.nameProperty)
+/// course.students.insert(ada)           // RelatedSet, written through to the relationship
+/// student.advisor = teacherOfOtherContext
+/// try context.save()                    // throws: Student.advisor … another context
+/// ```
+extension ManagedObject {
+    // MARK: - Attributes
+
+    /// The attribute's value as `T`; `nil` when it is nil, not a `T`, or cannot be loaded.
+    @inlinable
+    public func attributeValue<T: ValueConvertible>(_ property: TypedProperty) -> T? {
+        guard let value = typedAttributeValue(property) else { return nil }
+        return T(value: value)
+    }
+
+    /// The attribute's value as `T`, or `absent` when it has none (a required attribute not
+    /// set yet, which the next save reports as missing).
+    @inlinable
+    public func attributeValue<T: ValueConvertible>(_ property: TypedProperty, default absent: T)
+        -> T
+    {
+        guard let value = typedAttributeValue(property) else { return absent }
+        return T(value: value) ?? absent
+    }
+
+    /// Sets the attribute (`nil` clears it); a value its type does not hold is recorded as a
+    /// rejected write (see above).
+    @inlinable
+    public func setAttributeValue<T: ValueConvertible>(_ value: T?, _ property: TypedProperty) {
+        setTypedAttribute(value?.asValue ?? .null, property)
+    }
+
+    /// The `Codable` value of the Transformable attribute (see ``codable(_:for:)``); `nil`
+    /// when it is nil or cannot be decoded as `T`.
+    public func codableValue<T: Codable & Sendable>(_ property: TypedProperty, as type: T.Type)
+        -> T?
+    {
+        try? codable(type, for: property.name)
+    }
+
+    /// Stores a `Codable` value in the Transformable attribute (see ``setCodable(_:for:)``); a
+    /// value that cannot be encoded is recorded as a rejected write.
+    public func setCodableValue<T: Codable & Sendable>(_ value: T?, _ property: TypedProperty) {
+        do {
+            try setCodable(value, for: property.name)
+            clearRejectedWrite(property.name)
+        } catch {
+            rejectWrite(property.name, value: .string(String(describing: value)), error: error)
+        }
+    }
+
+    @usableFromInline
+    func typedAttributeValue(_ property: TypedProperty) -> Value? {
+        checkQueue("property read")
+        guard let position = property.position(in: schema) else { return nil }
+        if isFault {
+            do { try fulfill() } catch { return nil }
+        }
+        guard case .value(let value) = slots[position] else { return nil }
+        return value
+    }
+
+    @usableFromInline
+    func setTypedAttribute(_ value: Value, _ property: TypedProperty) {
+        guard let context else { return }
+        context.checkQueue("property write")
+        guard let position = property.position(in: schema),
+            let type = schema.attributeTypes[position]
+        else {
+            let error =
+                (try? schema.position(of: property.name)) == nil
+                ? ObjectGraphError.unknownProperty(entity: schema.name, property: property.name)
+                : ObjectGraphError.wrongPropertyKind(
+                    entity: schema.name, property: property.name, expected: "an attribute")
+            return rejectWrite(property.name, value: value, error: error)
+        }
+        do {
+            let coerced = try type.coerce(value, entity: schema.name, property: property.name)
+            try fulfill()
+            if !context.rejectedWrites.isEmpty { clearRejectedWrite(property.name) }
+            if case .value(let current) = slots[position], current == coerced { return }
+            context.setSlot(self, position, .value(coerced))
+        } catch {
+            rejectWrite(property.name, value: value, error: error)
+        }
+    }
+
+    // MARK: - To-one relationships
+
+    /// The object of the to-one relationship as `T`; `nil` when it holds none or it cannot be
+    /// loaded.
+    public func relatedObject<T: ManagedObject>(_ property: TypedProperty, as type: T.Type) -> T? {
+        guard let position = property.position(in: schema), schema.kinds[position] == .toOne
+        else { return nil }
+        do {
+            try fulfill()
+            if isDetachedByDeletion(at: position) { return nil }
+            return try resolvedToOne(at: position) as? T
+        } catch {
+            return nil
+        }
+    }
+
+    /// Sets the to-one relationship (`nil` clears it), updating the inverse; an object it
+    /// cannot hold is recorded as a rejected write.
+    public func setRelatedObject(_ object: ManagedObject?, _ property: TypedProperty) {
+        attemptWrite(property, value: object.map { .objectID($0.objectID) } ?? .null) {
+            try $0.setToOne(self, key: property.name, target: object)
+        }
+    }
+
+    // MARK: - To-many relationships
+
+    /// The objects of the to-many relationship that are `T`s, in order; empty when it cannot
+    /// be loaded.
+    public func relatedObjects<T: ManagedObject>(_ property: TypedProperty, as type: T.Type)
+        -> [T]
+    {
+        guard let position = property.position(in: schema), schema.kinds[position] == .toMany
+        else { return [] }
+        do {
+            try fulfill()
+            if isDetachedByDeletion(at: position) { return [] }
+            let objects = try resolvedToMany(at: position)
+            if let typed = objects as? [T] { return typed }
+            return objects.compactMap { $0 as? T }
+        } catch {
+            return []
+        }
+    }
+
+    /// Adds `object` to the to-many relationship (at the end, or at `index` of an ordered
+    /// one), updating the inverse; an object it cannot hold is recorded as a rejected write.
+    public func addRelatedObject(
+        _ object: ManagedObject, _ property: TypedProperty, at index: Int? = nil
+    ) {
+        attemptWrite(property, value: .objectID(object.objectID)) {
+            try $0.addToMany(self, key: property.name, target: object, at: index)
+        }
+    }
+
+    /// Removes `object` from the to-many relationship, updating the inverse.
+    public func removeRelatedObject(_ object: ManagedObject, _ property: TypedProperty) {
+        attemptWrite(property, value: .objectID(object.objectID)) {
+            try $0.removeFromMany(self, key: property.name, target: object)
+        }
+    }
+
+    /// Removes the object at `index` of the ordered to-many relationship; an index out of
+    /// range is recorded as a rejected write.
+    public func removeRelatedObject(at index: Int, _ property: TypedProperty) {
+        let members = relatedObjects(property, as: ManagedObject.self)
+        guard members.indices.contains(index) else {
+            return rejectWrite(
+                property.name, value: .integer(Int64(index)),
+                error: ObjectGraphError.unsupported(
+                    "index \(index) is out of range (the relationship holds \(members.count))"))
+        }
+        removeRelatedObject(members[index], property)
+    }
+
+    /// Replaces the objects of the to-many relationship (in this order, for an ordered one),
+    /// updating inverses; objects it cannot hold are recorded as a rejected write.
+    public func setRelatedObjects(_ objects: [ManagedObject], _ property: TypedProperty) {
+        attemptWrite(property, value: .null) {
+            try $0.setToMany(self, key: property.name, targets: objects)
+        }
+    }
+
+    /// Sets a to-many relationship from a generated property's new value: nothing to do when
+    /// it is the live view of this very relationship (its edits were written already).
+    public func setRelatedSet<T: ManagedObject>(_ set: RelatedSet<T>, _ property: TypedProperty) {
+        if set.isLiveView(of: self, property) { return }
+        setRelatedObjects(Array(set), property)
+    }
+
+    /// Sets an ordered to-many relationship from a generated property's new value (see
+    /// ``setRelatedSet(_:_:)``).
+    public func setRelatedList<T: ManagedObject>(_ list: RelatedList<T>, _ property: TypedProperty)
+    {
+        if list.isLiveView(of: self, property) { return }
+        setRelatedObjects(Array(list), property)
+    }
+
+    // MARK: - Rejected writes
+
+    /// Runs `write` with the object's context; records what it throws as a rejected write of
+    /// `property`, and clears an earlier one when it succeeds.
+    private func attemptWrite(
+        _ property: TypedProperty, value: Value, _ write: (ManagedContext) throws -> Void
+    ) {
+        guard let context else { return }
+        context.checkQueue("property write")
+        do {
+            try write(context)
+            clearRejectedWrite(property.name)
+        } catch {
+            rejectWrite(property.name, value: value, error: error)
+        }
+    }
+
+    /// Keeps the write of `key` the object could not take, for validation to report.
+    func rejectWrite(_ key: String, value: Value, error: any Error) {
+        context?.rejectedWrites.record(self, key: key, value: value, reason: "\(error)")
+    }
+
+    private func clearRejectedWrite(_ key: String) {
+        guard let context, !context.rejectedWrites.isEmpty else { return }
+        context.rejectedWrites.clear(self, key: key)
+    }
+}
