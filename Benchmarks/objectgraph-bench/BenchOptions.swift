@@ -34,13 +34,14 @@ struct BenchOptions {
     var store = "sqlite"
     /// Skip the store-type section (load and save in each store type).
     var skipStores = false
-    /// The operations to run (`--ops`): those of ``Workload/operations`` and `typed_access`;
+    /// The operations to run (`--ops`): those of ``Workload/operations``, `typed_access` and
+    /// `live_update`;
     /// `nil` means all.
     var selectedOperations: Set<String>?
 
     /// Every operation `--ops` can name.
     static let allOperations =
-        Workload.operations + Workload.freshStoreOperations + ["typed_access"]
+        Workload.operations + Workload.freshStoreOperations + ["typed_access", "live_update"]
 
     /// Whether `operation` is to run.
     func runs(_ operation: String) -> Bool {
@@ -67,7 +68,7 @@ struct BenchOptions {
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
                                  query, update_all, prefetch, delete_all, concurrent_import,
-                                 typed_access; an
+                                 typed_access, live_update; an
                                  operation works on the file the earlier ones left)
         """
 
@@ -112,6 +113,7 @@ struct BenchOptions {
                     Workload.operations.contains(text)
                         || Workload.freshStoreOperations.contains(text)
                         || ["open", "save", "resave", "fetch_drop"].contains(text)
+                        || LiveUpdate.operations.contains(text)
                 else {
                     throw BenchError.usage("unknown --op '\(text)'")
                 }

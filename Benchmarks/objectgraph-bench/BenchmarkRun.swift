@@ -39,6 +39,7 @@ struct BenchmarkRun {
             print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
         if options.runs("typed_access") { try measureTypedAccess() }
+        if options.runs("live_update") { try measureLiveUpdate(root: root) }
         if !options.skipStores { try measureStores(root: root) }
         if options.undoCost, let insert = insertMeasurement {
             let folder = root.appendingPathComponent("objectgraph-undo")

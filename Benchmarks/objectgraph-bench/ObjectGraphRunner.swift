@@ -37,6 +37,10 @@ struct ObjectGraphRunner {
             result.cpuSeconds = cpuSeconds
             return result
         }
+        if LiveUpdate.operations.contains(operation) {
+            try coordinator.addStore(type: storeType, at: url)
+            return try LiveUpdate.run(operation, coordinator: coordinator)
+        }
         if operation == "resave" {
             // One changed person, saved: an atomic store rewrites its whole file; SQLite
             // updates one row.

@@ -42,6 +42,11 @@
 // - `--side objectgraph --op fetch_drop --dir DIR` (a child alone, on the store an `insert`
 //   child left in DIR) fetches and reads every person, lets the objects go, and prints how
 //   many objects the context still holds and its resident memory before and after.
+// - `live_update` (after the table): ObjectGraph alone. A fetched-results controller holds
+//   every person by name; one is renamed to move from the middle to the top; the controller's
+//   update (the context's processPendingChanges, its only observer) is timed against a plain
+//   refetch of the same request in the same context, each in its own child on a store an
+//   untimed insert child made (target ratio ≤ 0.1). `--ops live_update` runs it alone.
 // - Failures print the error and exit 1; usage errors exit 2.
 
 import Foundation

@@ -39,7 +39,10 @@ extension ManagedContext {
         rowCache.removeAll()
         // Objects read again below are read from the newest generation.
         advanceQueryGeneration()
-        defer { processPendingChanges() }
+        defer {
+            processPendingChanges()
+            for observer in mergeObservers.values { observer(notification.changes) }
+        }
         let observed = !observers.isEmpty
         let deleted = notification.changes.deleted
         if observed {

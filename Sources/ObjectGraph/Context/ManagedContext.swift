@@ -94,6 +94,10 @@ public final class ManagedContext {
     @exclusivity(unchecked) var touched = ChangedObjects()
     var classes: ManagedObjectClasses
     var observers: [UUID: (ContextNotification) -> Void] = [:]
+    /// Told what another context saved when it was merged here, after the merge's
+    /// objects-did-change (fetched-results controllers: objects updated there that this
+    /// context did not hold loaded are not in that notification, yet may match now).
+    var mergeObservers: [UUID: (ContextChange) -> Void] = [:]
     var pendingChange = ContextChange()
     /// Faults fetched with a batch size: the IDs of the batch each belongs to, loaded together
     /// when the first of them is used.

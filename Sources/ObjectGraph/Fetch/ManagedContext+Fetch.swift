@@ -218,14 +218,7 @@ extension ManagedContext {
     func sorted<Item: KeyValueReadable>(_ objects: [Item], by descriptors: [SortDescriptor])
         throws -> [Item]
     {
-        let keyPaths = try descriptors.map { descriptor in
-            do {
-                return try Expression(format: descriptor.key)
-            } catch {
-                throw ObjectGraphError.unsupported(
-                    "the sort key '\(descriptor.key)' is not a key path: \(error)")
-            }
-        }
+        let keyPaths = try SortDescriptor.keyExpressions(descriptors)
         var keyed: [(index: Int, object: Item, keys: [Value])] = []
         keyed.reserveCapacity(objects.count)
         for (index, object) in objects.enumerated() {
@@ -236,18 +229,7 @@ extension ManagedContext {
             keyed.append((index, object, keys))
         }
         keyed.sort { lhs, rhs in
-            for (position, descriptor) in descriptors.enumerated() {
-                var order = descriptor.order(lhs.keys[position], rhs.keys[position])
-                let nilInvolved = lhs.keys[position] == .null || rhs.keys[position] == .null
-                if !descriptor.ascending && !nilInvolved {
-                    order =
-                        order == .orderedAscending
-                        ? .orderedDescending
-                        : order == .orderedDescending ? .orderedAscending : .orderedSame
-                }
-                if order != .orderedSame { return order == .orderedAscending }
-            }
-            return lhs.index < rhs.index
+            SortDescriptor.precedes(lhs.keys, rhs.keys, by: descriptors) ?? (lhs.index < rhs.index)
         }
         return keyed.map(\.object)
     }
