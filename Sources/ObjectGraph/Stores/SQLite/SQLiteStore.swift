@@ -108,7 +108,10 @@ final class SQLiteStore: PersistentStore {
                     ? created
                     : try Self.readCompatibleMetadata(database, schema: schema, path: path)
             }
-            if !options.isReadOnly { journalMode = try Self.enableWAL(database, path: path) }
+            if !options.isReadOnly {
+                journalMode = try Self.enableWAL(
+                    database, path: path, waitingUpTo: options.busyTimeout)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -157,13 +160,25 @@ final class SQLiteStore: PersistentStore {
     ///   cannot be changed (another connection holds the file in a rollback-journal
     ///   transaction past the busy timeout, say): the store would otherwise run in a mode
     ///   nobody chose.
-    private static func enableWAL(_ database: Database, path: String) throws -> Database.JournalMode
-    {
-        do {
-            return try database.setJournalMode(.wal)
-        } catch {
-            throw StoreError.cannotOpen(
-                path: path, reason: "cannot switch the journal to WAL: \(error)")
+    ///
+    /// The switch can be answered `SQLITE_BUSY` while other connections opening the same new
+    /// file hold it (seen with six coordinators opening one new file at once on a loaded
+    /// machine), so a busy answer is tried again every few milliseconds until `timeout` (the
+    /// store's busy timeout) has passed.
+    private static func enableWAL(
+        _ database: Database, path: String, waitingUpTo timeout: TimeInterval
+    ) throws -> Database.JournalMode {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            do {
+                return try database.setJournalMode(.wal)
+            } catch let error as DatabaseError where error.resultCode == .busy && Date() < deadline
+            {
+                usleep(5_000)
+            } catch {
+                throw StoreError.cannotOpen(
+                    path: path, reason: "cannot switch the journal to WAL: \(error)")
+            }
         }
     }
 
