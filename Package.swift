@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Archive", targets: ["Archive"]),
         .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "objectgraph", targets: ["objectgraph"]),
+        .plugin(name: "ObjectGraphCodegen", targets: ["ObjectGraphCodegen"]),
     ],
     targets: [
         // System libraries (Debian: libsqlite3-dev, libxml2-dev, libssl-dev).
@@ -25,7 +26,8 @@ let package = Package(
         // Libraries.
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         .target(
-            name: "ObjectGraph", dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive"]),
+            name: "ObjectGraph",
+            dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive"]),
         .target(name: "AppContainer"),
         .target(name: "Preferences", dependencies: ["AppContainer", "Archive"]),
         .target(name: "Archive"),
@@ -38,9 +40,14 @@ let package = Package(
             name: "ObjectGraphCLI",
             dependencies: ["ObjectGraph", "AppContainer", "Preferences", "Keychain"]),
         .executableTarget(name: "objectgraph", dependencies: ["ObjectGraphCLI"]),
+        // Build-tool plugin: generates the classes of a target's .xcdatamodeld at build time.
+        .plugin(
+            name: "ObjectGraphCodegen", capability: .buildTool(), dependencies: ["objectgraph"]),
 
         // Examples.
-        .executableTarget(name: "School", dependencies: ["ObjectGraph"], path: "Examples/School"),
+        .executableTarget(
+            name: "School", dependencies: ["ObjectGraph"], path: "Examples/School",
+            plugins: ["ObjectGraphCodegen"]),
         .executableTarget(
             name: "Importer", dependencies: ["ObjectGraph"], path: "Examples/Importer"),
         .executableTarget(

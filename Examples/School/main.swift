@@ -1,17 +1,13 @@
 // The School example: a school's worth of objects through ObjectGraph's Core Data model —
 // insert, fetch with predicates and sorts, edit, undo and redo, delete with cascade, save.
+// Its classes (Student, Course, …) are generated at build time from School.xcdatamodeld (a
+// link to Models/School.xcdatamodeld) by the ObjectGraphCodegen plugin, as Xcode does.
 //
 //     swift run School                 # SQLite store in a fresh temporary folder
 //     swift run School --store memory  # in-memory store
 
 import Foundation
 import ObjectGraph
-
-/// A typed subclass for the `Student` entity (found through its `representedClassName`).
-final class Student: ManagedObject {
-    var name: String { self["name"] ?? "" }
-    var gradePointAverage: Double { self["gradePointAverage"] ?? 0 }
-}
 
 @MainActor func run() throws {
     let arguments = CommandLine.arguments.dropFirst()
@@ -20,7 +16,6 @@ final class Student: ManagedObject {
         .appendingPathComponent("ObjectGraph-School-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: folder) }
 
-    ManagedObjectClasses.shared.register(Student.self)
     let container = try PersistentContainer(name: "School", storeType: storeType, directory: folder)
     let context = container.viewContext
     context.undoManager = UndoManager()  // contexts record no undo unless given a manager
@@ -28,24 +23,24 @@ final class Student: ManagedObject {
     print("Store: \(container.store.type) \(container.store.url?.path ?? "(memory)")")
 
     // Insert a school's worth of objects.
-    let room = try context.insert("Classroom")
-    try room.set("A101", for: "number")
-    try room.set(40, for: "capacity")
-    let teacher = try context.insert("Teacher")
-    try teacher.set(UUID(), for: "id")
-    try teacher.set("Grace Hopper", for: "name")
-    var courses: [ManagedObject] = []
+    let room = try context.insert(Classroom.self)
+    room.number = "A101"
+    room.capacity = 40
+    let teacher = try context.insert(Teacher.self)
+    teacher.id = UUID()
+    teacher.name = "Grace Hopper"
+    var courses: [Course] = []
     for (code, title) in [("MATH101", "Algebra"), ("CS101", "Programming"), ("HIST110", "History")]
     {
-        let course = try context.insert("Course")
-        try course.set(code, for: "code")
-        try course.set(title, for: "title")
-        try course.setObject(room, for: "classroom")
-        try course.setObject(teacher, for: "teacher")
+        let course = try context.insert(Course.self)
+        course.code = code
+        course.title = title
+        course.classroom = room
+        course.teacher = teacher
         for number in 1...3 {
-            let lesson = try context.insert("Lesson")
-            try lesson.set("\(title) \(number)", for: "topic")
-            try course.add(lesson, to: "lessons")
+            let lesson = try context.insert(Lesson.self)
+            lesson.topic = "\(title) \(number)"
+            course.addToLessons(lesson)
         }
         courses.append(course)
     }
@@ -54,12 +49,12 @@ final class Student: ManagedObject {
     ]
     for (index, name) in names.enumerated() {
         let student = try context.insert(Student.self)
-        try student.set(UUID(), for: "id")
-        try student.set(name, for: "name")
-        try student.set(index + 1, for: "studentNumber")
-        try student.set(2.5 + Double(index) * 0.35, for: "gradePointAverage")
-        try student.add(courses[index % 3], to: "courses")
-        try student.add(courses[(index + 1) % 3], to: "courses")
+        student.id = UUID()
+        student.name = name
+        student.studentNumber = Int32(index + 1)
+        student.gradePointAverage = 2.5 + Double(index) * 0.35
+        student.addToCourses(courses[index % 3])
+        student.addToCourses(courses[(index + 1) % 3])
     }
     try context.save()
     print("Inserted and saved \(context.registeredObjects.count) objects")
@@ -73,16 +68,16 @@ final class Student: ManagedObject {
     }
     let inCS = try container.model.fetchRequest(
         fromTemplate: "StudentsInCourse", variables: ["CODE": "CS101"])
-    let csNames = try context.fetch(inCS).compactMap { $0["name"] as String? }.sorted()
+    let csNames = try context.fetch(inCS).compactMap { ($0 as? Student)?.name }.sorted()
     print("  in CS101: \(csNames.joined(separator: ", "))")
-    var byTitle = FetchRequest(entityName: "Course")
+    var byTitle = FetchRequest<Course>()
     byTitle.sortDescriptors = [SortDescriptor("title")]
-    let titles = try context.fetch(byTitle).compactMap { $0["title"] as String? }
+    let titles = try context.fetch(byTitle).map(\.title)
     print("  courses by title: \(titles.joined(separator: ", "))")
 
     // Edit, undo and redo.
     let edited = try require(try context.fetch(honours).last, "Ada")
-    try edited.set("Augusta Ada King", for: "name")
+    edited.name = "Augusta Ada King"
     print("Edited name: \(edited.name)")
     context.undo()
     print("After undo: \(edited.name)")
@@ -90,7 +85,7 @@ final class Student: ManagedObject {
     print("After redo: \(edited.name)")
 
     // Delete with cascade: a course's lessons go with it.
-    let lessonCount = { try context.count(for: FetchRequest(entityName: "Lesson")) }
+    let lessonCount = { try context.count(for: FetchRequest<Lesson>()) }
     print("Lessons before deleting Algebra: \(try lessonCount())")
     context.delete(courses[0])
     print("Lessons after deleting Algebra (cascade): \(try lessonCount())")
@@ -98,7 +93,7 @@ final class Student: ManagedObject {
     print("Lessons after undo: \(try lessonCount())")
     context.redo()
     try context.save()
-    print("Saved; courses left: \(try context.count(for: FetchRequest(entityName: "Course")))")
+    print("Saved; courses left: \(try context.count(for: FetchRequest<Course>()))")
 }
 
 /// Unwraps `value` or throws a readable error (examples never trap).

@@ -109,6 +109,46 @@ struct CodegenCommandTests {
         #expect(warnings.contains("warning: Thing.entity: clashes"))
     }
 
+    @Test("--single-file writes every class into one named file, even when none is asked for")
+    func singleFile() throws {
+        let files = try ValidateDescribeFiles()
+        defer { files.remove() }
+        let model = try files.model(
+            "Shop",
+            """
+            <entity name="Item" representedClassName="Item" codeGenerationType="class">
+                <attribute name="title" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Ledger" representedClassName="Ledger">
+                <attribute name="note" optional="YES" attributeType="String"/>
+            </entity>
+            """)
+        let output = files.folder.appendingPathComponent("out")
+        let arguments = ["--model", model, "--output", output.path, "--single-file", "Shop.swift"]
+        #expect(Self.run(arguments).status == 0)
+        let written = try Self.files(in: output)
+        #expect(written.keys.sorted() == ["Shop.swift"])
+        let text = written["Shop.swift"] ?? ""
+        #expect(text.contains("public class Item: ManagedObject"))
+        #expect(text.contains("enum ShopModelClasses") && !text.contains("class Ledger"))
+        // Manual/None only: the declared output is still written, with no declarations.
+        let none = files.folder.appendingPathComponent("none")
+        let noCode = try files.model(
+            "Ledgers",
+            """
+            <entity name="Ledger" representedClassName="Ledger">
+                <attribute name="note" optional="YES" attributeType="String"/>
+            </entity>
+            """)
+        let result = Self.run([
+            "--model", noCode, "--output", none.path, "--single-file", "L.swift",
+        ])
+        #expect(result.status == 0)
+        #expect(try Self.files(in: none)["L.swift"]?.contains("class") == false)
+        #expect(Self.run(["--model", model, "--single-file", "a/b.swift"]).status == 2)
+        #expect(Self.run(["--model", model, "--single-file"]).status == 2)
+    }
+
     @Test("usage errors and unreadable models exit 2")
     func usageErrors() {
         #expect(Self.run([]).status == 2)
