@@ -13,6 +13,21 @@ struct CodegenCommandTests {
         return (CommandLineTool.run(["codegen"] + arguments, io: io), io)
     }
 
+    /// A Class Definition entity.
+    static let item = """
+        <entity name="Item" representedClassName="Item" codeGenerationType="class">
+            <attribute name="title" optional="YES" attributeType="String"/>
+        </entity>
+
+        """
+    /// A Manual/None entity.
+    static let ledger = """
+        <entity name="Ledger" representedClassName="Ledger">
+            <attribute name="note" optional="YES" attributeType="String"/>
+        </entity>
+
+        """
+
     private static func files(in folder: URL) throws -> [String: String] {
         var result: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -48,17 +63,11 @@ struct CodegenCommandTests {
         defer { files.remove() }
         let model = try files.model(
             "Shop",
-            """
-            <entity name="Item" representedClassName="Item" codeGenerationType="class">
-                <attribute name="title" optional="YES" attributeType="String"/>
-            </entity>
-            <entity name="Order" representedClassName="Order" codeGenerationType="category">
-                <attribute name="total" attributeType="Double" usesScalarValueType="YES"/>
-            </entity>
-            <entity name="Ledger" representedClassName="Ledger">
-                <attribute name="note" optional="YES" attributeType="String"/>
-            </entity>
-            """)
+            Self.item + """
+                <entity name="Order" representedClassName="Order" codeGenerationType="category">
+                    <attribute name="total" attributeType="Double" usesScalarValueType="YES"/>
+                </entity>
+                """ + Self.ledger)
         let output = files.folder.appendingPathComponent("out")
         let result = Self.run(["--model", model, "--output", output.path])
         #expect(result.status == 0)
@@ -113,16 +122,7 @@ struct CodegenCommandTests {
     func singleFile() throws {
         let files = try ValidateDescribeFiles()
         defer { files.remove() }
-        let model = try files.model(
-            "Shop",
-            """
-            <entity name="Item" representedClassName="Item" codeGenerationType="class">
-                <attribute name="title" optional="YES" attributeType="String"/>
-            </entity>
-            <entity name="Ledger" representedClassName="Ledger">
-                <attribute name="note" optional="YES" attributeType="String"/>
-            </entity>
-            """)
+        let model = try files.model("Shop", Self.item + Self.ledger)
         let output = files.folder.appendingPathComponent("out")
         let arguments = ["--model", model, "--output", output.path, "--single-file", "Shop.swift"]
         #expect(Self.run(arguments).status == 0)
@@ -134,12 +134,7 @@ struct CodegenCommandTests {
         // Manual/None only: the declared output is still written, with no declarations.
         let none = files.folder.appendingPathComponent("none")
         let noCode = try files.model(
-            "Ledgers",
-            """
-            <entity name="Ledger" representedClassName="Ledger">
-                <attribute name="note" optional="YES" attributeType="String"/>
-            </entity>
-            """)
+            "Ledgers", Self.ledger)
         let result = Self.run([
             "--model", noCode, "--output", none.path, "--single-file", "L.swift",
         ])
