@@ -26,8 +26,7 @@ let package = Package(
         // Libraries.
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         .target(
-            name: "ObjectGraph",
-            dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive"]),
+            name: "ObjectGraph", dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive"]),
         .target(name: "AppContainer"),
         .target(name: "Preferences", dependencies: ["AppContainer", "Archive"]),
         .target(name: "Archive"),
