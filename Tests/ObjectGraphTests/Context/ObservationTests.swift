@@ -32,6 +32,15 @@ struct ObservationTests {
         return student
     }
 
+    /// Runs `body` with a context on a new SQLite store of the TypedSchool model.
+    private static func inContext(_ body: (ManagedContext) throws -> Void) throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        try body(
+            ManagedContext(
+                coordinator: try coordinator(folder: folder), classes: ManagedObjectClasses()))
+    }
+
     /// Tracks the reads `read` makes; the returned count grows when the observer fires.
     private static func track(_ read: () -> Void) -> Firings {
         let firings = Firings()
@@ -41,64 +50,56 @@ struct ObservationTests {
 
     @Test("a typed set of a read property fires the observer")
     func typedSet() throws {
-        let folder = try TestSupport.makeTemporaryFolder()
-        defer { TestSupport.removeTemporaryFolder(folder) }
-        let context = ManagedContext(
-            coordinator: try Self.coordinator(folder: folder), classes: ManagedObjectClasses())
-        let ada = try Self.student(context, "Ada")
-        let firings = Self.track { _ = ada.name }
-        #expect(firings.value == 0)
-        ada.name = "Ada"  // the same value: no change
-        #expect(firings.value == 0)
-        ada.name = "Ada Lovelace"
-        #expect(firings.value == 1)
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            let firings = Self.track { _ = ada.name }
+            #expect(firings.value == 0)
+            ada.name = "Ada"  // the same value: no change
+            #expect(firings.value == 0)
+            ada.name = "Ada Lovelace"
+            #expect(firings.value == 1)
+        }
     }
 
     @Test("a change of a property not read does not fire the observer")
     func unreadProperty() throws {
-        let folder = try TestSupport.makeTemporaryFolder()
-        defer { TestSupport.removeTemporaryFolder(folder) }
-        let context = ManagedContext(
-            coordinator: try Self.coordinator(folder: folder), classes: ManagedObjectClasses())
-        let ada = try Self.student(context, "Ada")
-        let bob = try Self.student(context, "Bob")
-        let firings = Self.track { _ = ada.name }
-        ada.email = "ada@example.com"
-        ada.studentNumber = 9
-        bob.name = "Robert"
-        #expect(firings.value == 0)
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            let bob = try Self.student(context, "Bob")
+            let firings = Self.track { _ = ada.name }
+            ada.email = "ada@example.com"
+            ada.studentNumber = 9
+            bob.name = "Robert"
+            #expect(firings.value == 0)
+        }
     }
 
     @Test("undo and redo of a read property fire the observer")
     func undo() throws {
-        let folder = try TestSupport.makeTemporaryFolder()
-        defer { TestSupport.removeTemporaryFolder(folder) }
-        let context = ManagedContext(
-            coordinator: try Self.coordinator(folder: folder), classes: ManagedObjectClasses())
-        let ada = try Self.student(context, "Ada")
-        try context.save()
-        context.undoManager = UndoManager()
-        ada.name = "Ada Lovelace"
-        let undone = Self.track { _ = ada.name }
-        context.undo()
-        #expect(undone.value == 1 && ada.name == "Ada")
-        let redone = Self.track { _ = ada.name }
-        context.redo()
-        #expect(redone.value == 1 && ada.name == "Ada Lovelace")
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            try context.save()
+            context.undoManager = UndoManager()
+            ada.name = "Ada Lovelace"
+            let undone = Self.track { _ = ada.name }
+            context.undo()
+            #expect(undone.value == 1 && ada.name == "Ada")
+            let redone = Self.track { _ = ada.name }
+            context.redo()
+            #expect(redone.value == 1 && ada.name == "Ada Lovelace")
+        }
     }
 
     @Test("a rollback of a read property fires the observer")
     func rollback() throws {
-        let folder = try TestSupport.makeTemporaryFolder()
-        defer { TestSupport.removeTemporaryFolder(folder) }
-        let context = ManagedContext(
-            coordinator: try Self.coordinator(folder: folder), classes: ManagedObjectClasses())
-        let ada = try Self.student(context, "Ada")
-        try context.save()
-        ada.name = "Ada Lovelace"
-        let firings = Self.track { _ = ada.name }
-        context.rollback()
-        #expect(firings.value == 1 && ada.name == "Ada")
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            try context.save()
+            ada.name = "Ada Lovelace"
+            let firings = Self.track { _ = ada.name }
+            context.rollback()
+            #expect(firings.value == 1 && ada.name == "Ada")
+        }
     }
 
     @Test("a merge of another context's save fires the observer of a read property")
