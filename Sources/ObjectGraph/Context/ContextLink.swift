@@ -18,6 +18,9 @@ final class ContextLink {
     /// The observation registrars of the context's objects that were read through typed
     /// accessors (see ``ManagedObject/observationAccess(_:)``).
     var registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
+    /// Whether typed reads register with Observation (see
+    /// ``ManagedContext/tracksObservation``).
+    var tracksObservation = false
 
     init() {}
 }

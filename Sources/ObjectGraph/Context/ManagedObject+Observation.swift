@@ -10,8 +10,10 @@ import Observation
 /// student.name = "Ada"                  // prints "name changed"
 /// ```
 ///
-/// An object gets its registrar (kept by its context) the first time one of its properties is
-/// read through a typed accessor; changes of objects that never had one cost one flag test.
+/// Tracking is on once the context's ``ManagedContext/tracksObservation`` is set (off, a typed
+/// read costs one flag test): an object then gets its registrar (kept by its context) the first
+/// time one of its properties is read through a typed accessor; changes of objects that never
+/// had one cost one flag test.
 extension ManagedObject: Observable {
     /// The key path the registrar knows the property at `position` by.
     subscript(observedPosition position: Int) -> Int { position }
@@ -19,7 +21,7 @@ extension ManagedObject: Observable {
     /// Registers a read of the property at `position` with the current observation tracking.
     @usableFromInline
     func observationAccess(_ position: Int) {
-        guard let link else { return }
+        guard let link, link.tracksObservation else { return }
         let registrar: ObservationRegistrar
         if isObserved, let existing = link.registrars[ObjectIdentifier(self)] {
             registrar = existing
@@ -70,5 +72,19 @@ extension ManagedObject: Observable {
     private static func observedKeyPath(_ position: Int) -> KeyPath<ManagedObject, Int> {
         position < positionKeyPaths.count
             ? positionKeyPaths[position] : \ManagedObject.[observedPosition: position]
+    }
+}
+
+extension ManagedContext {
+    /// Whether the context's objects take part in Swift's Observation framework (off by
+    /// default, so typed reads of contexts nobody observes cost nothing more).
+    ///
+    /// ```swift
+    /// context.tracksObservation = true
+    /// withObservationTracking { _ = student.name } onChange: { print("changed") }
+    /// ```
+    public var tracksObservation: Bool {
+        get { link.tracksObservation }
+        set { link.tracksObservation = newValue }
     }
 }

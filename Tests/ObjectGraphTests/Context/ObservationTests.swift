@@ -36,9 +36,10 @@ struct ObservationTests {
     private static func inContext(_ body: (ManagedContext) throws -> Void) throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
-        try body(
-            ManagedContext(
-                coordinator: try coordinator(folder: folder), classes: ManagedObjectClasses()))
+        let context = ManagedContext(
+            coordinator: try coordinator(folder: folder), classes: ManagedObjectClasses())
+        context.tracksObservation = true
+        try body(context)
     }
 
     /// Tracks the reads `read` makes; the returned count grows when the observer fires.
@@ -110,6 +111,7 @@ struct ObservationTests {
         let classes = ManagedObjectClasses()
         let writer = ManagedContext(coordinator: coordinator, classes: classes)
         let viewer = ManagedContext(coordinator: coordinator, classes: classes)
+        viewer.tracksObservation = true
         let written = try Self.student(writer, "Ada")
         try writer.save()
         let ada = try #require(try viewer.existingObject(with: written.objectID) as? TypedStudent)
