@@ -1,3 +1,5 @@
+import Observation
+
 /// What a context's objects hold to reach their context: one per context, held strongly by
 /// the context and by each of its objects, and cleared when the context goes away.
 ///
@@ -13,6 +15,12 @@ final class ContextLink {
     unowned(unsafe) var context: ManagedContext?
     /// Where the slots of the context's new objects are taken from.
     var arena = SlotArena()
+    /// The observation registrars of the context's objects that were read through typed
+    /// accessors (see ``ManagedObject/observationAccess(_:)``).
+    var registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
+    /// Whether typed reads register with Observation (see
+    /// ``ManagedContext/tracksObservation``).
+    var tracksObservation = false
 
     init() {}
 }

@@ -47,6 +47,7 @@ extension ManagedContext {
         object.version = version
         object.commitValues()
         object.state = .loaded
+        object.observedChangeOfAll()
     }
 
     /// The object for `row`: the registered one (a fault is loaded with the row; a loaded one,

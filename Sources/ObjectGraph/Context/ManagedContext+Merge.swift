@@ -119,6 +119,7 @@ extension ManagedContext {
             for position in object.schema.relationshipPositions {
                 if let slot = cleaned(slots[position]) {
                     slots[position] = slot
+                    object.observedChange(at: position)
                     held = true
                 }
                 object.originals.update(at: position) { cleaned($0) ?? $0 }

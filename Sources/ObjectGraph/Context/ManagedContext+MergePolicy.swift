@@ -132,6 +132,7 @@ extension ManagedContext {
         load(row, into: object)
         for (position, isTransient) in schema.isTransient.enumerated() where isTransient {
             object.slots[position] = mine[position]
+            object.observedChange(at: position)
         }
         var kept: [Int]
         switch mergePolicy {
@@ -157,6 +158,7 @@ extension ManagedContext {
         for position in kept {
             object.rememberOriginal(at: position)
             object.slots[position] = mine[position]
+            object.observedChange(at: position)
         }
         if !object.hasChangedValues { untouch(object) }
         // Relationships this context changed that now hold the store's members: the objects

@@ -21,6 +21,7 @@ extension ManagedContext {
             }
         }
         object.slots[position] = slot
+        object.observedChange(at: position)
         noteChange(object, position)
     }
 
@@ -37,6 +38,7 @@ extension ManagedContext {
         let at = min(max(index ?? list.count, 0), list.count)
         list.insert(member, at: at)
         object.slots[position] = .toMany(list)
+        object.observedChange(at: position)
         if let undoManager, undoManager.isUndoRegistrationEnabled {
             let edit = ToManyEdit(object: member, index: at, wasAdded: true)
             undoManager.record(
@@ -55,6 +57,7 @@ extension ManagedContext {
         object.slots[position] = .toMany([])  // `list` is now the only reference: no copy
         list.remove(at: index)
         object.slots[position] = .toMany(list)
+        object.observedChange(at: position)
         if let undoManager, undoManager.isUndoRegistrationEnabled {
             let edit = ToManyEdit(object: member, index: index, wasAdded: false)
             undoManager.record(

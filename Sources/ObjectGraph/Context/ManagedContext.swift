@@ -406,6 +406,7 @@ public final class ManagedContext {
         for position in slots.indices {
             slots[position] = ManagedObject.emptySlot(object.schema.kinds[position])
         }
+        object.observedChangeOfAll()
         object.didTurnIntoFault()
     }
 

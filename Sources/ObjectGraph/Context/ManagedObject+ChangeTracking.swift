@@ -83,6 +83,7 @@ extension ManagedObject {
     func revertToCommitted() {
         originals.forEach { slot, position in
             slots[position] = slot
+            observedChange(at: position)
             return true
         }
         if !originals.isEmpty { originals = .none }

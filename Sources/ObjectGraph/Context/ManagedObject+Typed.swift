@@ -66,6 +66,7 @@ extension ManagedObject {
     func typedAttributeValue(_ property: TypedProperty) -> Value? {
         checkQueue("property read")
         guard let position = property.position(in: schema) else { return nil }
+        observationAccess(position)
         if isFault {
             do { try fulfill() } catch { return nil }
         }
@@ -105,6 +106,7 @@ extension ManagedObject {
     public func relatedObject<T: ManagedObject>(_ property: TypedProperty, as type: T.Type) -> T? {
         guard let position = property.position(in: schema), schema.kinds[position] == .toOne
         else { return nil }
+        observationAccess(position)
         do {
             try fulfill()
             if isDetachedByDeletion(at: position) { return nil }
@@ -131,6 +133,7 @@ extension ManagedObject {
     {
         guard let position = property.position(in: schema), schema.kinds[position] == .toMany
         else { return [] }
+        observationAccess(position)
         do {
             try fulfill()
             if isDetachedByDeletion(at: position) { return [] }

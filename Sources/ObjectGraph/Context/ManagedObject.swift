@@ -59,6 +59,8 @@ open class ManagedObject {
         /// Loaded by a fetch (or with another object's fault) and not used yet: the object
         /// reports itself a fault until a property is read, as Core Data's do.
         static let unfired = Flags(rawValue: 16)
+        /// Has an observation registrar (see ``observationAccess(_:)``).
+        static let observed = Flags(rawValue: 32)
         /// A fault, loaded or not.
         static let anyFault: Flags = [.fault, .unfired]
     }
@@ -95,6 +97,12 @@ open class ManagedObject {
         set { setFlag(.unfired, newValue) }
     }
 
+    /// Whether the object has an observation registrar in its context's link.
+    var isObserved: Bool {
+        get { flags.contains(.observed) }
+        set { setFlag(.observed, newValue) }
+    }
+
     /// Creates an object. Contexts call this; use ``ManagedContext/insert(_:)`` to make objects.
     public required init(_ creation: ObjectCreation) {
         schema = creation.schema
@@ -114,6 +122,7 @@ open class ManagedObject {
     /// An object loaded without unsaved changes leaves its run to the context's ``RowCache``
     /// instead (which empties it when it lets it go).
     deinit {
+        if isObserved { dropObservation() }
         if let context = link?.context, context.objectWillGo(self) { return }
         let slots = slots
         for position in slots.indices { slots[position] = .value(.null) }
