@@ -188,9 +188,22 @@ extension ManagedObject {
         case (.toManyFault(nil), .toManyFault(nil)):
             return true
         default:
+            // Lists of different lengths differ: no ID array is built for them (a growing
+            // to-many is compared at every save).
+            guard toManyCount(lhs) == toManyCount(rhs) else { return false }
             let a = toManyIDs(lhs)
             let b = toManyIDs(rhs)
-            return ordered ? a == b : (a.count == b.count && Set(a) == Set(b))
+            return ordered ? a == b : Set(a) == Set(b)
+        }
+    }
+
+    /// How many objects a to-many slot lists (0 for an unread fault or another kind of slot,
+    /// as ``toManyIDs(_:)`` reads them).
+    fileprivate static func toManyCount(_ slot: Slot) -> Int {
+        switch slot {
+        case .toMany(let objects): return objects.count
+        case .toManyFault(let ids): return ids?.count ?? 0
+        default: return 0
         }
     }
 
