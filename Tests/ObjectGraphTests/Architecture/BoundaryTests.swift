@@ -7,18 +7,23 @@ import Testing
 /// after a `.` do not count; nor does a name also declared in an allowed layer).
 private let boundaryRules: [BoundaryRule] = [
     .names(
-        "Model, Value and Predicate name no Schema, Context, Fetch, Coordinator or Stores type",
+        "Model, Value and Predicate name no Schema, Context, Fetch, Coordinator, Stores or Migration type",
         ["Model", "Value", "Predicate"],
-        mustNotName: ["Schema", "Context", "Fetch", "Coordinator", "Stores"],
+        mustNotName: ["Schema", "Context", "Fetch", "Coordinator", "Stores", "Migration"],
         "the model, values and predicates know nothing of contexts, objects or stores"),
     .names(
-        "Schema names no Context, Fetch, Coordinator or Stores type", ["Schema"],
-        mustNotName: ["Context", "Fetch", "Coordinator", "Stores"],
+        "Schema names no Context, Fetch, Coordinator, Stores or Migration type", ["Schema"],
+        mustNotName: ["Context", "Fetch", "Coordinator", "Stores", "Migration"],
         "the schema is the model's runtime form; it knows the model only"),
     .names(
         "Errors name no Schema, Context, Fetch, Coordinator or Stores type", ["Errors"],
-        mustNotName: ["Schema", "Context", "Fetch", "Coordinator", "Stores"],
+        mustNotName: ["Schema", "Context", "Fetch", "Coordinator", "Stores", "Migration"],
         "errors every layer throws depend on nothing above the model"),
+    .names(
+        "Migration names no Context, Fetch, Coordinator or Stores type", ["Migration"],
+        mustNotName: ["Context", "Fetch", "Coordinator", "Stores"],
+        "mapping models, inference and the row-level migration know models and values only;"
+            + " the coordinator and the stores run them"),
     .names(
         "Coordinator names no Context or Fetch type", ["Coordinator"],
         mustNotName: ["Context", "Fetch"],
@@ -42,7 +47,7 @@ private let boundaryRules: [BoundaryRule] = [
             + " and let it route to the store"),
     .casts(
         "No cast to a …Store type of Stores or Coordinator outside them",
-        ["Model", "Value", "Predicate", "Schema", "Errors", "Context", "Fetch"],
+        ["Model", "Value", "Predicate", "Schema", "Errors", "Context", "Fetch", "Migration"],
         mustNotCastTo: ["Stores", "Coordinator"], endingWith: "Store",
         "a store's extra abilities are protocols it adopts, never downcasts"),
     .casts(
