@@ -20,6 +20,7 @@ public enum CommandLineTool {
             QueryCommand.self,
             KeychainCommand.self,
             ConvertCommand.self,
+            MigrateCommand.self,
             StressSaveCommand.self,
             IncrementCommand.self,
         ]

@@ -47,28 +47,49 @@ public final class PersistentContainer: Sendable {
         return made
     }
 
-    /// Loads the model and opens the store.
+    /// Loads the model and opens the store, migrating it first when it was written with an
+    /// earlier version of a model bundle (`.xcdatamodeld`): the coordinator then knows every
+    /// version and the mapping models in and beside the bundle (see ``MigrationOptions``).
+    ///
+    /// ```swift
+    /// var migration = MigrationOptions()
+    /// migration.progress = { print("migrating: \(Int($0.fractionCompleted * 100))%") }
+    /// let container = try PersistentContainer(name: "Moods", migration: migration)
+    /// ```
+    ///
     /// - Parameters:
     ///   - name: the model's name, and the store file's.
-    ///   - model: the model, when already loaded.
+    ///   - model: the model, when already loaded (no versions are known then).
     ///   - modelURL: where the model is, when not in the default places.
     ///   - storeType: the store type (SQLite by default).
     ///   - directory: where the store file goes.
+    ///   - migration: how a store of an earlier version is migrated (automatically, inferring
+    ///     mappings, by default).
     public init(
         name: String, model: EntityModel? = nil, modelURL: URL? = nil,
-        storeType: StoreType = .sqlite, directory: URL? = nil
+        storeType: StoreType = .sqlite, directory: URL? = nil,
+        migration: MigrationOptions = MigrationOptions()
     ) throws {
         self.name = name
-        let loaded = try model ?? EntityModel(contentsOf: modelURL ?? Self.findModel(named: name))
-        self.model = loaded
-        coordinator = StoreCoordinator(model: loaded)
+        if let model {
+            coordinator = StoreCoordinator(model: model)
+        } else {
+            let url = try modelURL ?? Self.findModel(named: name)
+            if url.pathExtension == "xcdatamodeld" {
+                coordinator = try StoreCoordinator(bundle: ModelBundle(contentsOf: url))
+            } else {
+                coordinator = StoreCoordinator(model: try EntityModel(contentsOf: url))
+            }
+        }
+        self.model = coordinator.model
         var url: URL?
         if storeType != .inMemory {
             let folder = directory ?? Self.defaultDirectory(for: name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             url = folder.appendingPathComponent("\(name).\(Self.fileExtension(for: storeType))")
         }
-        store = try coordinator.addStore(type: storeType, at: url)
+        store = try coordinator.addStore(
+            type: storeType, at: url, options: StoreOptions(migration: migration))
     }
 
     /// A new confined context on the same coordinator, for the isolation domain that asks (a

@@ -71,12 +71,20 @@ public struct StoreOptions: Sendable, Hashable {
     ///     type: .sqlite, at: url, options: StoreOptions(busyTimeout: 30))
     /// ```
     public var busyTimeout: Double
+    /// Whether and how a store written with another version of the model is migrated when it
+    /// is added (Core Data's `NSMigratePersistentStoresAutomaticallyOption` and
+    /// `NSInferMappingModelAutomaticallyOption`, both on by default). See ``MigrationOptions``.
+    public var migration: MigrationOptions
 
     /// Creates options.
-    public init(isReadOnly: Bool = false, createIfMissing: Bool = true, busyTimeout: Double = 10) {
+    public init(
+        isReadOnly: Bool = false, createIfMissing: Bool = true, busyTimeout: Double = 10,
+        migration: MigrationOptions = MigrationOptions()
+    ) {
         self.isReadOnly = isReadOnly
         self.createIfMissing = createIfMissing
         self.busyTimeout = busyTimeout
+        self.migration = migration
     }
 }
 

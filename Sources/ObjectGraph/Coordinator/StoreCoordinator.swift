@@ -24,11 +24,27 @@ public final class StoreCoordinator: @unchecked Sendable {
     let schema: ModelSchema
     /// Contexts hearing of every save made through this coordinator (thread-safe itself).
     let saveObservers = SaveObservers()
+    /// The model's versions, oldest first, when the coordinator was made from a bundle: stores
+    /// written with any of them are migrated to ``model`` when added (see ``MigrationOptions``).
+    public let modelVersions: [ModelVersion]
+    /// The mapping models found beside the bundle, used when a migration needs one.
+    public let mappingModels: [MappingModel]
 
     /// Creates a coordinator for `model`, with no store yet.
     public init(model: EntityModel) {
         self.model = model
         schema = ModelSchema(model: model)
+        modelVersions = []
+        mappingModels = []
+    }
+
+    /// Creates a coordinator for `model` that knows the model's earlier `versions` and the
+    /// `mappingModels` between them.
+    public init(model: EntityModel, versions: [ModelVersion], mappingModels: [MappingModel] = []) {
+        self.model = model
+        schema = ModelSchema(model: model)
+        modelVersions = versions
+        self.mappingModels = mappingModels
     }
 
     /// Adds a store and returns its description.
@@ -53,6 +69,12 @@ public final class StoreCoordinator: @unchecked Sendable {
         {
             // Checked before any store opens the file: reading a FIFO would block for good.
             throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+        if !options.isReadOnly, let url, type != .inMemory {
+            // A store of another model version is migrated in place before it is opened.
+            try migrateIfNeeded(type: type, at: url, configuration: configuration, options: options)
+        } else {
+            options.migration.finishProgressUpdates()
         }
         let store: any PersistentStore
         switch type {

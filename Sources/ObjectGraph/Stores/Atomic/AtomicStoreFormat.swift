@@ -22,6 +22,10 @@ protocol AtomicStoreFormat: Sendable {
     /// - Throws: ``StoreError`` naming `path` and what is wrong (never traps, never returns
     ///   half a graph).
     func read(_ data: Data, path: String, schema: ModelSchema) throws -> AtomicStoreContents
+    /// Reads only the file's metadata (UUID, version hashes, …), with no model: what a
+    /// migration looks at before it knows the version the file was written with.
+    /// - Throws: ``StoreError`` naming `path` and what is wrong.
+    func readMetadata(_ data: Data, path: String) throws -> StoreMetadata
     /// Writes the whole graph.
     /// - Throws: ``UnwritableGraph`` when a row or value cannot be written in the format (the
     ///   store reports it as ``StoreError/cannotWrite(path:reason:)``, naming its file).

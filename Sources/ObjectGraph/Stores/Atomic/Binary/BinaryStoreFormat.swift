@@ -140,6 +140,24 @@ struct BinaryStoreFormat: AtomicStoreFormat {
 
     // MARK: - Reading
 
+    func readMetadata(_ data: Data, path: String) throws -> StoreMetadata {
+        try data.withUnsafeBytes { buffer in
+            var reader = BinaryReader(
+                buffer: buffer, path: path, section: "header", offset: 0, end: buffer.count)
+            try Self.checkHeader(&reader)
+            var section = try Self.openSection("META", &reader)
+            let uuid = try section.string("the store UUID")
+            let plistStart = section.offset
+            let plist = try section.data("the metadata property list")
+            try Self.finish(section)
+            do {
+                return try StoreMetadata(storeUUID: uuid, propertyList: plist)
+            } catch {
+                throw section.corrupt("\(error)", at: plistStart)
+            }
+        }
+    }
+
     func read(_ data: Data, path: String, schema: ModelSchema) throws -> AtomicStoreContents {
         try data.withUnsafeBytes { buffer in
             try Self.read(buffer, path: path, schema: schema)

@@ -18,6 +18,11 @@ struct XMLStoreFormat: AtomicStoreFormat {
         try XMLStoreReader(path: path, schema: schema).read(data)
     }
 
+    func readMetadata(_ data: Data, path: String) throws -> StoreMetadata {
+        try XMLStoreReader(path: path, schema: ModelSchema(model: EntityModel(entities: [])))
+            .readMetadata(data)
+    }
+
     func write(_ contents: AtomicStoreContents, schema: ModelSchema) throws -> Data {
         try XMLStoreWriter(schema: schema).write(contents)
     }

@@ -54,6 +54,43 @@ struct XMLStoreReader {
         }
     }
 
+    /// Reads only `<databaseInfo>`: the store's UUID and metadata (no object is looked at).
+    func readMetadata(_ data: Data) throws -> StoreMetadata {
+        if data.isEmpty {
+            throw StoreError.cannotOpen(path: path, reason: "the file is empty")
+        }
+        if Self.firstEntityDeclaration(in: data) != nil {
+            throw StoreError.cannotOpen(
+                path: path, reason: "entity declarations are not allowed in an XML store")
+        }
+        return try data.withUnsafeBytes { bytes in
+            let reader = try XMLStreamReader(bytes: bytes, path: path)
+            var uuid: String?
+            var nextObjectID: Int64 = 0
+            var metadataText: String?
+            while try reader.read() {
+                guard reader.kind == .element else { continue }
+                if reader.depth == 0 {
+                    guard reader.name == "database" else {
+                        throw reader.failure(
+                            "the root element is <\(reader.name)>, not <database>: "
+                                + "not a Core Data XML store")
+                    }
+                } else if reader.name == "databaseInfo" {
+                    try readInfo(
+                        reader, uuid: &uuid, nextObjectID: &nextObjectID, metadata: &metadataText)
+                    break
+                } else {
+                    break
+                }
+            }
+            guard let uuid else {
+                throw StoreError.corruptMetadata(path: path, reason: "<databaseInfo> has no <UUID>")
+            }
+            return try readMetadata(metadataText, uuid: uuid)
+        }
+    }
+
     /// Reads the document `reader` is at the start of.
     private func read(_ reader: XMLStreamReader) throws -> AtomicStoreContents {
         var uuid: String?

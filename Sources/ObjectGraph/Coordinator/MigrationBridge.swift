@@ -1,0 +1,84 @@
+import Foundation
+
+/// The coordinator's one door to the other parts of the migration machinery: inference and
+/// planning (`Migration/Inference`, `Migration/Planning`), the row-level migration manager
+/// (`Migration/Execution`), the mapping-model reader (`Migration/Reading`) and the in-place
+/// SQLite migrator (`Stores/SQLite/Migration`). Every call the coordinator, the container and
+/// the command-line tool make into them goes through here.
+enum MigrationBridge {
+    // MARK: - Planning (part B)
+
+    /// The mapping Core Data would infer from `source` to `destination`.
+    static func inferredMapping(from source: ModelVersion, to destination: ModelVersion)
+        throws(MigrationError) -> MappingModel
+    {
+        // STUB until infer (B) merges: entities and properties matched by name or renaming
+        // identifier, no check of what cannot be inferred.
+        try StubInference.inferred(from: source, to: destination)
+    }
+
+    /// One line per change `mapping` makes (the dry run's lines).
+    static func changeDescriptions(of mapping: MappingModel) -> [String] {
+        // STUB until infer (B) merges.
+        StubInference.changeDescriptions(of: mapping)
+    }
+
+    /// The version among `versions` whose hashes are exactly `storeHashes`.
+    static func sourceVersion(
+        for storeHashes: [String: Data], among versions: [ModelVersion], store: String
+    ) throws(MigrationError) -> ModelVersion {
+        // STUB until infer (B) merges.
+        try StubInference.sourceVersion(for: storeHashes, among: versions, store: store)
+    }
+
+    /// The chain of steps from `source` to `destination`.
+    static func plan(
+        from source: ModelVersion, to destination: ModelVersion, versions: [ModelVersion],
+        mappingModels: [MappingModel], declaredSteps: [MigrationStep], infers: Bool
+    ) throws(MigrationError) -> [MigrationStep] {
+        // STUB until infer (B) merges.
+        try StubInference.plan(
+            from: source, to: destination, versions: versions, mappingModels: mappingModels,
+            declaredSteps: declaredSteps, infers: infers)
+    }
+
+    // MARK: - Mapping models (part A)
+
+    /// The mapping models in and beside the bundle at `bundleURL`.
+    static func mappingModels(besides bundleURL: URL, versions: [ModelVersion]) throws
+        -> [MappingModel]
+    {
+        // STUB until archive (A) merges: no mapping model is read yet.
+        []
+    }
+
+    /// The mapping model in the `.xcmappingmodel` folder at `url`.
+    static func mappingModel(at url: URL, versions: [ModelVersion]) throws -> MappingModel {
+        // STUB until archive (A) merges.
+        throw MigrationError.unreadableMappingModel(
+            path: url.path, reason: "reading .xcmappingmodel files is not built yet")
+    }
+
+    // MARK: - Rows (part C)
+
+    /// The rows of `step`'s destination model that `rows` (of its source model) become.
+    static func mapRows(
+        _ step: MigrationStep, rows: [StoreRow], source: ModelSchema, destination: ModelSchema,
+        progress: ((String?, Double) -> Void)?
+    ) throws -> [StoreRow] {
+        // STUB until rows (C) merges: values copied by name (or renaming identifier).
+        try StubRowMapper.map(step, rows: rows, source: source, destination: destination)
+    }
+
+    // MARK: - SQLite in place (part D)
+
+    /// Migrates the SQLite store at `url` through `steps` in one transaction.
+    static func migrateSQLite(
+        at url: URL, steps: [MigrationStep], busyTimeout: TimeInterval,
+        progress: @escaping (MigrationProgress) -> Void
+    ) throws {
+        // STUB until sqlite (D) merges: the store is rebuilt in a staging file through the row
+        // mapper and moved over the old file.
+        try StubSQLiteMigration.migrate(at: url, steps: steps, progress: progress)
+    }
+}
