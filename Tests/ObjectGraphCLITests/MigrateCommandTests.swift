@@ -86,17 +86,23 @@ struct LibraryBundle {
 /// `objectgraph migrate`: in place, dry run, exit statuses.
 @Suite("migrate command")
 struct MigrateCommandTests {
-    @Test("migrates a store in place to the current version", arguments: ["sqlite", "xml", "objectgraph"])
+    @Test(
+        "migrates a store in place to the current version",
+        arguments: ["sqlite", "xml", "objectgraph"])
     func migrates(fileExtension: String) throws {
         let library = try LibraryBundle()
         defer { library.files.remove() }
         let type = try #require(StoreType(fileExtension: fileExtension))
         let store = try library.makeStore(type, "Books.\(fileExtension)")
-        let result = ValidateDescribeFiles.run(["migrate", "--model", library.bundle.path, store.path])
+        let result = ValidateDescribeFiles.run([
+            "migrate", "--model", library.bundle.path, store.path,
+        ])
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output == "\(store.path): migrated to Library 2 in 1 step\n")
         #expect(try library.state(type, at: store) == ("Library 2", 3))
-        let again = ValidateDescribeFiles.run(["migrate", "--model", library.bundle.path, store.path])
+        let again = ValidateDescribeFiles.run([
+            "migrate", "--model", library.bundle.path, store.path,
+        ])
         #expect(again.status == 0)
         #expect(again.output == "\(store.path): already at Library 2\n")
     }

@@ -71,7 +71,8 @@ struct MigrateKillTests {
         let tool = try #require(objectgraphTool)
         let library = try LibraryBundle()
         defer { library.files.remove() }
-        let pristine = try library.makeStore(type, "Pristine-\(file)", books: books, padding: padding)
+        let pristine = try library.makeStore(
+            type, "Pristine-\(file)", books: books, padding: padding)
         let store = library.files.folder.appendingPathComponent(file)
         var random = Random(state: seed)
         var outcomes: [String: Int] = [:]

@@ -32,7 +32,9 @@ enum StubInference {
                 attributes.append(
                     PropertyMapping(
                         name: attribute.name,
-                        valueExpression: old.flatMap { try? Expression(format: "$source.\($0.name)") }))
+                        valueExpression: old.flatMap {
+                            try? Expression(format: "$source.\($0.name)")
+                        }))
             }
             var relationships: [PropertyMapping] = []
             for relationship in entity.relationships {
@@ -42,7 +44,9 @@ enum StubInference {
                 relationships.append(
                     PropertyMapping(
                         name: relationship.name,
-                        valueExpression: old.flatMap { try? Expression(format: "$source.\($0.name)") }))
+                        valueExpression: old.flatMap {
+                            try? Expression(format: "$source.\($0.name)")
+                        }))
             }
             mappings.append(
                 EntityMapping(
@@ -52,7 +56,8 @@ enum StubInference {
         }
         for entity in source.model.entities where !used.contains(entity.name) {
             mappings.append(
-                EntityMapping(name: "Remove\(entity.name)", kind: .remove, sourceEntityName: entity.name))
+                EntityMapping(
+                    name: "Remove\(entity.name)", kind: .remove, sourceEntityName: entity.name))
         }
         return MappingModel(
             sourceVersionName: source.name, destinationVersionName: destination.name,
@@ -66,7 +71,8 @@ enum StubInference {
             case .add: return "add entity \(entity.destinationEntityName ?? "?")"
             case .remove: return "remove entity \(entity.sourceEntityName ?? "?")"
             default:
-                return "\(entity.destinationEntityName ?? "?"): \(entity.kind.rawValue) from \(entity.sourceEntityName ?? "?")"
+                return
+                    "\(entity.destinationEntityName ?? "?"): \(entity.kind.rawValue) from \(entity.sourceEntityName ?? "?")"
             }
         }
     }
@@ -174,7 +180,8 @@ enum StubRowMapper {
                 }
             }
             guard let id = moved(row.id) else { continue }
-            result.append(StoreRow(id: id, entityIndex: entity.index, version: row.version, values: values))
+            result.append(
+                StoreRow(id: id, entityIndex: entity.index, version: row.version, values: values))
         }
         return result
     }

@@ -24,7 +24,8 @@ final class MigrationProgressBar: @unchecked Sendable {
     static func line(for progress: MigrationProgress, width: Int = 30) -> String {
         let fraction = min(max(progress.fractionCompleted, 0), 1)
         let filled = Int((fraction * Double(width)).rounded(.down))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let bar =
+            String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let percent = String(Int((fraction * 100).rounded(.down)))
         let padded = String(repeating: " ", count: max(0, 3 - percent.count)) + percent
         var text = "[\(bar)] \(padded)%  \(progress.stage)"

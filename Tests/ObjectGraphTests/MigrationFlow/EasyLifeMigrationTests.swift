@@ -16,7 +16,8 @@ struct EasyLifeMigrationTests {
     }
 
     /// A temporary folder with a copy of the bundle and of `store`.
-    static func copy(_ store: String, into folder: URL) throws -> (bundle: ModelBundle, store: URL) {
+    static func copy(_ store: String, into folder: URL) throws -> (bundle: ModelBundle, store: URL)
+    {
         let source = try #require(fixtures)
         let bundle = folder.appendingPathComponent("EasyLife.xcdatamodeld")
         try FileManager.default.copyItem(
@@ -81,7 +82,10 @@ struct EasyLifeMigrationTests {
         let coordinator = try StoreCoordinator(bundle: bundle)
 
         // No version of the bundle matches: the error names the entities that differ.
-        #expect(throws: MigrationError.noSourceModel(store: store.path, entities: ["Project", "TodoItem"])) {
+        #expect(
+            throws: MigrationError.noSourceModel(
+                store: store.path, entities: ["Project", "TodoItem"])
+        ) {
             try coordinator.migrationPlan(forStoreAt: store, type: .sqlite)
         }
         let before = StoreCoordinator(model: carried)
@@ -124,9 +128,11 @@ struct EasyLifeMigrationTests {
 
         let coordinator = try StoreCoordinator(bundle: bundle)
         let steps = try coordinator.migrationPlan(forStoreAt: store, type: .sqlite)
-        #expect(steps.map(\.label) == [
-            "EasyLife → EasyLife 1.3.0 (inferred)", "EasyLife 1.3.0 → EasyLife 1.5.0 (inferred)",
-        ])
+        #expect(
+            steps.map(\.label) == [
+                "EasyLife → EasyLife 1.3.0 (inferred)",
+                "EasyLife 1.3.0 → EasyLife 1.5.0 (inferred)",
+            ])
         try coordinator.addStore(type: .sqlite, at: store)
         #expect(try Self.items(coordinator) == expected)
     }

@@ -17,7 +17,9 @@ struct StagedMigrationTests {
         var all: [String] { lock.withLock { values } }
     }
 
-    @Test("custom handlers run on the old and the new version; their saves are kept", arguments: [StoreType.sqlite, .xml, .binary])
+    @Test(
+        "custom handlers run on the old and the new version; their saves are kept",
+        arguments: [StoreType.sqlite, .xml, .binary])
     func handlers(type: StoreType) throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
@@ -51,7 +53,8 @@ struct StagedMigrationTests {
         ]
         let coordinator = try StoreCoordinator(bundle: bundle)
         try coordinator.addStore(type: type, at: store, options: options)
-        #expect(seen.all == ["will: [\"name\", \"score\"]", "did: [\"name\", \"rating\", \"score\"]"])
+        #expect(
+            seen.all == ["will: [\"name\", \"score\"]", "did: [\"name\", \"rating\", \"score\"]"])
         let contents = try Support.contents(coordinator)
         #expect(contents.people == ["Ann": ["CALM", "HAPPY", "TIRED"], "Bob": []])
         #expect(contents.moods == ["HAPPY": [3, 7], "CALM": [5, 7], "TIRED": [1, 7]])
@@ -60,7 +63,9 @@ struct StagedMigrationTests {
         #expect(leftovers.isEmpty, "staging files left: \(leftovers)")
     }
 
-    @Test("a handler that throws fails the migration and leaves the store at its old version", arguments: [StoreType.sqlite, .binary])
+    @Test(
+        "a handler that throws fails the migration and leaves the store at its old version",
+        arguments: [StoreType.sqlite, .binary])
     func failingHandler(type: StoreType) throws {
         struct Refused: Error {}
         let folder = try TestSupport.makeTemporaryFolder()

@@ -26,7 +26,8 @@ struct VersionMigrationTests {
         let coordinator = try StoreCoordinator(bundle: bundle)
         #expect(coordinator.modelVersions.map(\.name) == ["Moods", "Moods 2", "Moods 3"])
         let steps = try coordinator.migrationPlan(forStoreAt: store, type: type)
-        #expect(steps.map(\.label) == ["Moods → Moods 2 (inferred)", "Moods 2 → Moods 3 (inferred)"])
+        #expect(
+            steps.map(\.label) == ["Moods → Moods 2 (inferred)", "Moods 2 → Moods 3 (inferred)"])
         let description = try coordinator.addStore(type: type, at: store)
         #expect(description.metadata.versionHashes == coordinator.model.entityVersionHashes)
         #expect(try Support.contents(coordinator) == Self.migrated)
@@ -52,7 +53,9 @@ struct VersionMigrationTests {
             let before = StoreCoordinator(model: old)
             try before.addStore(type: type, at: store, options: StoreOptions(isReadOnly: true))
             let uris = try ManagedContext(coordinator: before)
-                .fetch(FetchRequest(entityName: "Mood")).map { ($0.objectID.uriRepresentation, $0["name"] as String?) }
+                .fetch(FetchRequest(entityName: "Mood")).map {
+                    ($0.objectID.uriRepresentation, $0["name"] as String?)
+                }
 
             let coordinator = try StoreCoordinator(bundle: bundle)
             try coordinator.addStore(type: type, at: store)
@@ -127,7 +130,9 @@ struct VersionMigrationTests {
         let store = folder.appendingPathComponent("Moods.binary")
         try Support.writeMoods(.binary, at: store, model: oldModel)
         let coordinator = try StoreCoordinator(bundle: bundle)
-        #expect(throws: MigrationError.noSourceModel(store: store.path, entities: ["Mood", "Person"])) {
+        #expect(
+            throws: MigrationError.noSourceModel(store: store.path, entities: ["Mood", "Person"])
+        ) {
             try coordinator.addStore(type: .binary, at: store)
         }
 
