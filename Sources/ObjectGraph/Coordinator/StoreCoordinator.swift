@@ -53,9 +53,16 @@ public final class StoreCoordinator: @unchecked Sendable {
     ///   - type: the store type.
     ///   - url: the file, for stores that have one.
     ///   - configuration: the model configuration whose entities go to this store (`nil`: all).
-    ///   - options: read-only and creation options.
+    ///   - options: read-only, creation and migration options.
+    ///
+    /// A writable store file written with another version of the model is migrated in place
+    /// first, as ``StoreOptions/migration`` says (see ``MigrationOptions``).
+    ///
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when `url` names a folder, FIFO,
-    ///   device or socket (checked before it is opened), or the file cannot be read.
+    ///   device or socket (checked before it is opened), or the file cannot be read;
+    ///   ``StoreError/incompatibleModel(path:compatibility:)`` for a store of another version
+    ///   that is not migrated; a ``MigrationError`` when its migration cannot run or fails
+    ///   (the store is then left as it was).
     @discardableResult
     public func addStore(
         type: StoreType = .inMemory, at url: URL? = nil, configuration: String? = nil,
