@@ -27,8 +27,8 @@ struct MigrateKillTests {
     }
 
     /// Runs `migrate` on `store`; kills it `delay` seconds after it starts, or (with `delay`
-    /// nil) as soon as a staging file beside the store has grown (or the store's -wal or
-    /// -journal passed 256 KB). Returns whether it was killed.
+    /// nil) as soon as a staging file beside the store has grown, the store's -wal or
+    /// -journal passed 256 KB, or the store file itself changed. Returns whether it was killed.
     static func migrateAndKill(tool: URL, bundle: URL, store: URL, delay: Double?) throws -> Bool {
         let process = Process()
         process.executableURL = tool
@@ -42,16 +42,18 @@ struct MigrateKillTests {
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGKILL)
         } else {
+            let original = fileStamp(store.path)
             while process.isRunning {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
                 let staging = names.contains {
                     $0.hasPrefix(prefix) && size(of: folder + "/" + $0) > 0
                 }
-                // A SQLite store migrated in place writes its -wal (or -journal) instead.
+                // A SQLite store migrated in place writes its -wal (or -journal) instead; a
+                // store written over in place would change under its own name.
                 let journal = ["-wal", "-journal"].contains {
                     size(of: store.path + $0) > 256 * 1024
                 }
-                if staging || journal {
+                if staging || journal || fileStamp(store.path) != original {
                     kill(process.processIdentifier, SIGKILL)
                     break
                 }
@@ -60,6 +62,16 @@ struct MigrateKillTests {
         }
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal
+    }
+
+    /// The file's inode, size and modification time (nanoseconds), or zeros when it is absent.
+    static func fileStamp(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [0, 0, 0] }
+        return [
+            Int(info.st_ino), Int(info.st_size),
+            Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
+        ]
     }
 
     static func size(of path: String) -> Int {

@@ -39,16 +39,10 @@ enum AtomicStoreMigration {
             metadata.frameworkVersion = contents.metadata.frameworkVersion
             metadata.autoVacuumLevel = contents.metadata.autoVacuumLevel
             metadata.additionalEntries = contents.metadata.additionalEntries
-            let written: Data
-            do {
-                written = try format.write(
-                    AtomicStoreContents(
-                        metadata: metadata, rows: rows,
-                        nextKeys: nextKeys(of: rows, schema: schema)),
-                    schema: schema)
-            } catch let error as UnwritableGraph {
-                throw StoreError.cannotWrite(path: path, reason: error.reason)
-            }
+            let written = try format.write(
+                AtomicStoreContents(
+                    metadata: metadata, rows: rows, nextKeys: nextKeys(of: rows, schema: schema)),
+                schema: schema, path: path)
             try AtomicFile.write(written, to: url, replacing: true)
         }
     }

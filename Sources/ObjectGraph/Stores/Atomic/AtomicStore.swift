@@ -93,12 +93,7 @@ final class AtomicStore: RowTableStore {
             }
             let contents = AtomicStoreContents(
                 metadata: description.metadata, rows: rows.allRows, nextKeys: rows.nextKey)
-            let data: Data
-            do {
-                data = try format.write(contents, schema: schema)
-            } catch let error as UnwritableGraph {
-                throw StoreError.cannotWrite(path: url.path, reason: error.reason)
-            }
+            let data = try format.write(contents, schema: schema, path: url.path)
             do {
                 try AtomicFile.write(data, to: url, replacing: stamp != nil)
             } catch ObjectGraphError.fileExists {

@@ -35,6 +35,17 @@ protocol AtomicStoreFormat: Sendable {
 extension AtomicStoreFormat {
     /// Keys are per inheritance tree unless a format says otherwise.
     var keysAreUniqueAcrossEntities: Bool { false }
+
+    /// Writes the whole graph of the file at `path`.
+    /// - Throws: ``StoreError/cannotWrite(path:reason:)`` naming `path` when the graph cannot
+    ///   be written in the format.
+    func write(_ contents: AtomicStoreContents, schema: ModelSchema, path: String) throws -> Data {
+        do {
+            return try write(contents, schema: schema)
+        } catch let error as UnwritableGraph {
+            throw StoreError.cannotWrite(path: path, reason: error.reason)
+        }
+    }
 }
 
 /// A graph an atomic format cannot write, and why. Formats know no file; the store that called
