@@ -16,7 +16,8 @@ struct PropertyChangeDescriber {
             from: old.isOptional, to: new.isOptional, default: Self.defaultText(of: new))
         let oldDefault = Self.defaultText(of: old)
         let newDefault = Self.defaultText(of: new)
-        if oldDefault != newDefault {
+        // A default shown by "optional → required (default …)" is not repeated.
+        if oldDefault != newDefault && !(old.isOptional && !new.isOptional) {
             lines.append("\(place): default \(oldDefault ?? "none") → \(newDefault ?? "none")")
         }
         if old.isIndexed != new.isIndexed {
