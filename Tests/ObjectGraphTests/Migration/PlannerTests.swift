@@ -202,4 +202,16 @@ struct PlannerTests {
                 "Model → Model 2 (mapping model)", "Model 2 → Model 4 (mapping model)",
             ])
     }
+
+    @Test("a destination before the source is planned backwards the same way")
+    func backwards() throws {
+        let steps = try MigrationPlanner.plan(
+            from: Self.v4, to: Self.v2, versions: Self.versions,
+            mappingModels: [Self.mapping(Self.v3, Self.v2)], declaredSteps: [], infers: true)
+        #expect(
+            Self.labels(steps) == [
+                "Model 4 → Model 3 (inferred)", "Model 3 → Model 2 (mapping model)",
+            ])
+        #expect(steps[0].mapping.changeDescriptions == ["Person: remove attribute nickname"])
+    }
 }
