@@ -248,7 +248,8 @@ struct ModelValidationTests {
                 Entity("B"),
             ]),
         ValidationRuleCase(
-            "asymmetric-inverse", .error, entity: "A", property: "b", message: "whose inverse is",
+            "asymmetric-inverse", .warning, entity: "A", property: "b",
+            message: "whose inverse is 'other' instead of 'b'; the two sides are not kept in step",
             [
                 ValidationFixture.entity(
                     "A", [], [Relationship("b", destination: "B", inverse: "a")]),
@@ -256,7 +257,7 @@ struct ModelValidationTests {
                     "B", [], [Relationship("a", destination: "A", inverse: "other")]),
             ]),
         ValidationRuleCase(
-            "asymmetric-inverse", .error, entity: "Teacher", property: "courses",
+            "asymmetric-inverse", .warning, entity: "Teacher", property: "courses",
             message: "whose destination is 'Student'",
             [
                 Entity("Person"),
@@ -505,8 +506,9 @@ struct ModelValidationTests {
             message: "compound index (code)",
             [ValidationFixture.entity("E") { $0.compoundIndexes = [["code"]] }]),
         ValidationRuleCase(
-            "invalid-index-property", .error, entity: "B", property: "items",
-            message: "a to-many relationship",
+            "invalid-index-property", .warning, entity: "B", property: "items",
+            message: "a to-many relationship; only stored attributes and to-one relationships "
+                + "can be indexed, so the index leaves it out",
             ValidationFixture.pair().map { entity in
                 var entity = entity
                 if entity.name == "B" {
@@ -514,6 +516,22 @@ struct ModelValidationTests {
                 }
                 return entity
             }),
+        ValidationRuleCase(
+            "invalid-index-property", .warning, entity: "B", property: "items",
+            message: "compound index (items)",
+            ValidationFixture.pair().map { entity in
+                var entity = entity
+                if entity.name == "B" { entity.compoundIndexes = [["items"]] }
+                return entity
+            }),
+        ValidationRuleCase(
+            "invalid-index-property", .warning, entity: "E", property: "x",
+            message: "a transient attribute",
+            [
+                ValidationFixture.entity("E", [Attribute("x", type: .string, isTransient: true)]) {
+                    $0.fetchIndexes = [FetchIndex("byX", elements: [.init(property: "x")])]
+                }
+            ]),
         ValidationRuleCase(
             "empty-index", .warning, entity: "E", message: "'nothing'",
             [

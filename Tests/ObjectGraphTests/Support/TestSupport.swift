@@ -8,9 +8,13 @@ enum TestSupport {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `../shared/corpus` beside the package, or `nil` when it is absent.
+    /// `../shared/corpus` beside the package (or the folder `OBJECTGRAPH_CORPUS` names, as for
+    /// the CLI tests), or `nil` when it is absent.
     static let corpus: URL? = {
-        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let url =
+            ProcessInfo.processInfo.environment["OBJECTGRAPH_CORPUS"].map {
+                URL(fileURLWithPath: $0)
+            } ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }()
 

@@ -9,8 +9,15 @@ struct LineIndex: Sendable {
         self.data = data
         var starts = [0]
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            for (offset, byte) in buffer.enumerated() where byte == 0x0A {
-                starts.append(offset + 1)
+            guard let base = buffer.baseAddress else { return }
+            // memchr jumps from newline to newline: a 40 MB line costs one call, not 40 M steps.
+            var offset = 0
+            while offset < buffer.count,
+                let found = memchr(base + offset, 0x0A, buffer.count - offset)
+            {
+                let newline = base.distance(to: UnsafeRawPointer(found))
+                starts.append(newline + 1)
+                offset = newline + 1
             }
         }
         self.starts = starts

@@ -46,7 +46,7 @@ extension ModelValidator {
             report(
                 .invalidRegularExpression,
                 "attribute '\(entity.name).\(attribute.name)' has a regular expression that "
-                    + "does not compile: '\(pattern)'",
+                    + "does not compile: \(Self.quoted(pattern))",
                 at: attribute.location, entity: entity.name, property: attribute.name)
         }
     }

@@ -53,10 +53,16 @@ extension ModelValidator {
             return
         }
         if let reason = property.unstorableReason {
+            // An index only loses the element (Xcode warns); a constraint cannot hold.
+            let outcome =
+                invalid.severity == .warning
+                ? "only stored attributes and to-one relationships can be indexed, so the "
+                    + "index leaves it out"
+                : "only stored attributes and to-one relationships can be used"
             report(
                 invalid,
                 "\(what) of entity '\(entity.name)' names '\(name)', which is \(reason); "
-                    + "only stored attributes and to-one relationships can be used",
+                    + outcome,
                 at: location, entity: entity.name, property: name)
         }
     }

@@ -35,7 +35,7 @@ extension ModelValidator {
     }
 
     /// `missing-inverse`, `inverse-entity-mismatch`, `unknown-inverse` and
-    /// `asymmetric-inverse`.
+    /// `asymmetric-inverse` (a warning, as in Xcode: the model compiles and loads).
     private mutating func checkInverse(
         of relationship: Relationship, in entity: Entity, destination: Entity
     ) {
@@ -72,14 +72,17 @@ extension ModelValidator {
                 .asymmetricInverse,
                 "relationship '\(entity.name).\(name)' has inverse "
                     + "'\(destination.name).\(inverseName)', whose inverse is \(pointsTo) "
-                    + "instead of '\(name)'",
+                    + "instead of '\(name)'; the two sides are not kept in step, so a change "
+                    + "made through one can leave the other stale",
                 at: location, entity: entity.name, property: name)
         } else if !isSelfOrAncestor(inverse.destinationEntityName, of: entity) {
             report(
                 .asymmetricInverse,
                 "relationship '\(entity.name).\(name)' has inverse "
                     + "'\(destination.name).\(inverseName)', whose destination is "
-                    + "'\(inverse.destinationEntityName)' instead of '\(entity.name)'",
+                    + "'\(inverse.destinationEntityName)' instead of '\(entity.name)'; the two "
+                    + "sides are not kept in step, so a change made through one can leave the "
+                    + "other stale",
                 at: location, entity: entity.name, property: name)
         }
     }
@@ -95,7 +98,7 @@ extension ModelValidator {
             guard let text, Self.count(text) == nil else { continue }
             report(
                 .invalidCount,
-                "relationship '\(entity.name).\(name)' has \(label) count '\(text)', which is "
+                "relationship '\(entity.name).\(name)' has \(label) count \(Self.quoted(text)), which is "
                     + "not a non-negative integer; it is read as 0",
                 at: location, entity: entity.name, property: name)
         }
@@ -105,7 +108,7 @@ extension ModelValidator {
         if !relationship.isToMany, let text = relationship.maxCountString, maximum != 1 {
             report(
                 .toOneMaxCount,
-                "to-one relationship '\(entity.name).\(name)' has maximum count '\(text)'; "
+                "to-one relationship '\(entity.name).\(name)' has maximum count \(Self.quoted(text)); "
                     + "a to-one relationship holds at most 1 object",
                 at: location, entity: entity.name, property: name)
         } else if maximum != 0 && minimum > maximum {

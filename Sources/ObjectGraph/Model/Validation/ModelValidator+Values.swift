@@ -8,7 +8,7 @@ extension ModelValidator {
     mutating func checkDefaultValue(of attribute: Attribute, in entity: Entity) {
         guard let text = attribute.defaultValueString else { return }
         let type = attribute.type
-        let label = "default value '\(text)' of '\(entity.name).\(attribute.name)'"
+        let label = "default value \(Self.quoted(text)) of '\(entity.name).\(attribute.name)'"
         if case .unknown = type { return }  // reported by unknown-attribute-type
         if let range = Self.outOfRangeText(text, for: type) {
             report(
@@ -47,6 +47,8 @@ extension ModelValidator {
     /// The range `text` falls outside of, when it is a number too large for `type`: an integer
     /// beyond its width, a Float beyond Float's magnitude.
     static func outOfRangeText(_ text: String, for type: AttributeType) -> String? {
+        // Only numbers can be out of range; other defaults (a 40 MB String) are not copied.
+        guard type.integerRange != nil || type == .float else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let range = type.integerRange {
             let rangeText = "\(range.lowerBound)...\(range.upperBound)"
@@ -125,7 +127,7 @@ extension ModelValidator {
         guard let text else { return nil }
         let type = attribute.type
         let reading = ValueReading.read(text, as: type.isInteger ? .integer64 : .double)
-        let owner = "\(label) '\(text)' of '\(entity.name).\(attribute.name)'"
+        let owner = "\(label) \(Self.quoted(text)) of '\(entity.name).\(attribute.name)'"
         switch reading {
         case .exact(let value):
             return Self.number(value)
@@ -153,7 +155,7 @@ extension ModelValidator {
         if let length = Self.count(text) { return Double(length) }
         report(
             .invalidMinMax,
-            "\(label) length '\(text)' of '\(entity.name).\(attribute.name)' is not a "
+            "\(label) length \(Self.quoted(text)) of '\(entity.name).\(attribute.name)' is not a "
                 + "non-negative integer; Core Data ignores it",
             at: attribute.location, entity: entity.name, property: attribute.name)
         return nil
@@ -169,7 +171,7 @@ extension ModelValidator {
         let field = label == "minimum" ? "minDateTimeInterval" : "maxDateTimeInterval"
         report(
             .invalidMinMax,
-            "\(label) '\(text)' of '\(entity.name).\(attribute.name)' has no \(field); "
+            "\(label) \(Self.quoted(text)) of '\(entity.name).\(attribute.name)' has no \(field); "
                 + "Core Data ignores the text",
             at: attribute.location, entity: entity.name, property: attribute.name)
     }
@@ -205,6 +207,19 @@ extension ModelValidator {
         case .null: return "no value"
         default: return value.description
         }
+    }
+
+    /// Model text quoted for a message: `'text'`, or for long text its first 60 characters
+    /// and its size, so a 40 MB value does not become a 40 MB message.
+    ///
+    /// ```swift
+    /// ModelValidator.quoted("0.0")  // '0.0'
+    /// ModelValidator.quoted(String(repeating: "x", count: 100))  // 'xxx…' (100 bytes)
+    /// ```
+    static func quoted(_ text: String) -> String {
+        let limit = 80
+        guard text.utf8.count > limit else { return "'\(text)'" }
+        return "'\(text.prefix(60))…' (\(text.utf8.count) bytes)"
     }
 
     static func article(_ type: AttributeType) -> String {

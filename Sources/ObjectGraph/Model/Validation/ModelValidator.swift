@@ -30,7 +30,7 @@ extension EntityModel {
     /// | `unknown-destination-entity` | error |
     /// | `missing-inverse` | warning |
     /// | `unknown-inverse` | error |
-    /// | `asymmetric-inverse` | error |
+    /// | `asymmetric-inverse` | warning |
     /// | `inverse-entity-mismatch` | error |
     /// | `invalid-count` | warning |
     /// | `min-count-greater-than-max-count` | error |
@@ -52,7 +52,7 @@ extension EntityModel {
     /// | `unknown-constraint-property` | error |
     /// | `invalid-constraint-property` | error |
     /// | `unknown-index-property` | error |
-    /// | `invalid-index-property` | error |
+    /// | `invalid-index-property` | warning |
     /// | `empty-index` | warning |
     /// | `duplicate-fetch-template` | error |
     /// | `unknown-fetch-entity` | error |

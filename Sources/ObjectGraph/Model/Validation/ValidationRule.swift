@@ -34,7 +34,7 @@ struct ValidationRule: Sendable, Hashable {
     static let unknownDestinationEntity = ValidationRule("unknown-destination-entity", .error)
     static let missingInverse = ValidationRule("missing-inverse", .warning)
     static let unknownInverse = ValidationRule("unknown-inverse", .error)
-    static let asymmetricInverse = ValidationRule("asymmetric-inverse", .error)
+    static let asymmetricInverse = ValidationRule("asymmetric-inverse", .warning)
     static let inverseEntityMismatch = ValidationRule("inverse-entity-mismatch", .error)
     static let invalidCount = ValidationRule("invalid-count", .warning)
     static let minCountGreaterThanMaxCount = ValidationRule(
@@ -65,7 +65,7 @@ struct ValidationRule: Sendable, Hashable {
     static let unknownConstraintProperty = ValidationRule("unknown-constraint-property", .error)
     static let invalidConstraintProperty = ValidationRule("invalid-constraint-property", .error)
     static let unknownIndexProperty = ValidationRule("unknown-index-property", .error)
-    static let invalidIndexProperty = ValidationRule("invalid-index-property", .error)
+    static let invalidIndexProperty = ValidationRule("invalid-index-property", .warning)
     static let emptyIndex = ValidationRule("empty-index", .warning)
 
     // MARK: Fetch requests and configurations

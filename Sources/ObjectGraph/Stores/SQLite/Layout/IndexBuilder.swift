@@ -34,7 +34,7 @@ struct IndexBuilder {
             }
         }
         for (position, entity) in ordered.enumerated() where position < entities.count {
-            result += try indexes(of: entity, layout: entities[position])
+            result += try indexes(of: entity, layout: entities[position], model: model)
         }
         for joinTable in joinTables {
             result.append(
@@ -48,16 +48,21 @@ struct IndexBuilder {
         return result
     }
 
-    private mutating func indexes(of entity: Entity, layout: EntityLayout)
+    private mutating func indexes(of entity: Entity, layout: EntityLayout, model: EntityModel)
         throws(StoreLayoutError) -> [IndexLayout]
     {
         var result: [IndexLayout] = []
         let prefix = "Z_" + entity.name + "_"
         for fetchIndex in entity.fetchIndexes {
-            let elements = try fetchIndex.elements.map { element throws(StoreLayoutError) in
-                IndexLayout.Element(
-                    column: try column(element.property, of: entity, layout: layout),
-                    isCollated: true, isAscending: element.isAscending)
+            var elements: [IndexLayout.Element] = []
+            for element in fetchIndex.elements {
+                guard
+                    let column = try indexColumn(
+                        element.property, of: entity, layout: layout, model: model)
+                else { continue }
+                elements.append(
+                    IndexLayout.Element(
+                        column: column, isCollated: true, isAscending: element.isAscending))
             }
             guard !elements.isEmpty else { continue }
             result.append(
@@ -78,9 +83,12 @@ struct IndexBuilder {
                     purpose: .fetchIndex))
         }
         for (position, properties) in entity.compoundIndexes.enumerated() {
-            let elements = try properties.map { property throws(StoreLayoutError) in
-                IndexLayout.Element(
-                    column: try column(property, of: entity, layout: layout), isCollated: true)
+            var elements: [IndexLayout.Element] = []
+            for property in properties {
+                guard
+                    let column = try indexColumn(property, of: entity, layout: layout, model: model)
+                else { continue }
+                elements.append(IndexLayout.Element(column: column, isCollated: true))
             }
             guard !elements.isEmpty else { continue }
             let name = prefix + "compoundIndex" + (position == 0 ? "" : String(position))
@@ -101,6 +109,21 @@ struct IndexBuilder {
                     purpose: .uniquenessConstraint))
         }
         return result
+    }
+
+    /// The column of an index element, or `nil` when `property` is one of the entity's
+    /// to-many, transient or fetched properties: Xcode only warns about those
+    /// (`invalid-index-property`), and the index leaves them out. An unknown name is an error.
+    private func indexColumn(
+        _ property: String, of entity: Entity, layout: EntityLayout, model: EntityModel
+    ) throws(StoreLayoutError) -> String? {
+        let declared = model.lineage(of: entity).contains { owner in
+            owner.attributes.contains { $0.name == property }
+                || owner.relationships.contains { $0.name == property }
+                || owner.fetchedProperties.contains { $0.name == property }
+        }
+        guard declared else { return try column(property, of: entity, layout: layout) }
+        return try? column(property, of: entity, layout: layout)
     }
 
     /// The column of attribute or to-one relationship `property` of `entity`.
