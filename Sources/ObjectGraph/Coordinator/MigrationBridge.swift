@@ -12,23 +12,17 @@ enum MigrationBridge {
     static func inferredMapping(from source: ModelVersion, to destination: ModelVersion)
         throws(MigrationError) -> MappingModel
     {
-        // STUB until infer (B) merges: entities and properties matched by name or renaming
-        // identifier, no check of what cannot be inferred.
-        try StubInference.inferred(from: source, to: destination)
+        try MappingModel.inferred(from: source, to: destination)
     }
 
-    /// One line per change `mapping` makes (the dry run's lines).
-    static func changeDescriptions(of mapping: MappingModel) -> [String] {
-        // STUB until infer (B) merges.
-        StubInference.changeDescriptions(of: mapping)
-    }
-
-    /// The version among `versions` whose hashes are exactly `storeHashes`.
+    /// The version among `versions` whose hashes are exactly `storeHashes`; the error names
+    /// the entities that differ from `current`.
     static func sourceVersion(
-        for storeHashes: [String: Data], among versions: [ModelVersion], store: String
+        for storeHashes: [String: Data], among versions: [ModelVersion], store: String,
+        current: ModelVersion
     ) throws(MigrationError) -> ModelVersion {
-        // STUB until infer (B) merges.
-        try StubInference.sourceVersion(for: storeHashes, among: versions, store: store)
+        try MigrationPlanner.sourceVersion(
+            for: storeHashes, among: versions, store: store, current: current)
     }
 
     /// The chain of steps from `source` to `destination`.
@@ -36,8 +30,7 @@ enum MigrationBridge {
         from source: ModelVersion, to destination: ModelVersion, versions: [ModelVersion],
         mappingModels: [MappingModel], declaredSteps: [MigrationStep], infers: Bool
     ) throws(MigrationError) -> [MigrationStep] {
-        // STUB until infer (B) merges.
-        try StubInference.plan(
+        try MigrationPlanner.plan(
             from: source, to: destination, versions: versions, mappingModels: mappingModels,
             declaredSteps: declaredSteps, infers: infers)
     }

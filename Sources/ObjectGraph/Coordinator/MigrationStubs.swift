@@ -1,127 +1,7 @@
 import Foundation
 
-// STUB until infer (B), rows (C) and sqlite (D) merge: stand-ins for their parts, just enough
+// STUB until rows (C) and sqlite (D) merge: stand-ins for their parts, just enough
 // for the coordinator's migration flow to run end to end. This file goes when they land.
-
-/// STUB until infer (B) merges.
-enum StubInference {
-    static func inferred(from source: ModelVersion, to destination: ModelVersion)
-        throws(MigrationError) -> MappingModel
-    {
-        let sourceHashes = source.model.entityVersionHashes
-        let destinationHashes = destination.model.entityVersionHashes
-        var mappings: [EntityMapping] = []
-        var used: Set<String> = []
-        for entity in destination.model.entities {
-            let match =
-                source.model.entities.first { $0.name == (entity.renamingIdentifier ?? "") }
-                ?? source.model.entities.first { $0.name == entity.name }
-            guard let match else {
-                mappings.append(
-                    EntityMapping(
-                        name: "Add\(entity.name)", kind: .add, destinationEntityName: entity.name))
-                continue
-            }
-            used.insert(match.name)
-            let same = sourceHashes[match.name] == destinationHashes[entity.name]
-            var attributes: [PropertyMapping] = []
-            for attribute in entity.attributes where !attribute.isTransient {
-                let old =
-                    match.attributes.first { $0.name == attribute.renamingIdentifier }
-                    ?? match.attributes.first { $0.name == attribute.name }
-                attributes.append(
-                    PropertyMapping(
-                        name: attribute.name,
-                        valueExpression: old.flatMap {
-                            try? Expression(format: "$source.\($0.name)")
-                        }))
-            }
-            var relationships: [PropertyMapping] = []
-            for relationship in entity.relationships {
-                let old =
-                    match.relationships.first { $0.name == relationship.renamingIdentifier }
-                    ?? match.relationships.first { $0.name == relationship.name }
-                relationships.append(
-                    PropertyMapping(
-                        name: relationship.name,
-                        valueExpression: old.flatMap {
-                            try? Expression(format: "$source.\($0.name)")
-                        }))
-            }
-            mappings.append(
-                EntityMapping(
-                    name: "\(match.name)To\(entity.name)", kind: same ? .copy : .transform,
-                    sourceEntityName: match.name, destinationEntityName: entity.name,
-                    attributeMappings: attributes, relationshipMappings: relationships))
-        }
-        for entity in source.model.entities where !used.contains(entity.name) {
-            mappings.append(
-                EntityMapping(
-                    name: "Remove\(entity.name)", kind: .remove, sourceEntityName: entity.name))
-        }
-        return MappingModel(
-            sourceVersionName: source.name, destinationVersionName: destination.name,
-            sourceModel: source.model, destinationModel: destination.model,
-            entityMappings: mappings, isInferred: true)
-    }
-
-    static func changeDescriptions(of mapping: MappingModel) -> [String] {
-        mapping.entityMappings.map { entity in
-            switch entity.kind {
-            case .add: return "add entity \(entity.destinationEntityName ?? "?")"
-            case .remove: return "remove entity \(entity.sourceEntityName ?? "?")"
-            default:
-                return
-                    "\(entity.destinationEntityName ?? "?"): \(entity.kind.rawValue) from \(entity.sourceEntityName ?? "?")"
-            }
-        }
-    }
-
-    static func sourceVersion(
-        for storeHashes: [String: Data], among versions: [ModelVersion], store: String
-    ) throws(MigrationError) -> ModelVersion {
-        if let match = versions.last(where: { $0.model.entityVersionHashes == storeHashes }) {
-            return match
-        }
-        let current = versions.last?.model.entityVersionHashes ?? [:]
-        let names = Set(current.keys).union(storeHashes.keys).filter {
-            current[$0] != storeHashes[$0]
-        }
-        throw .noSourceModel(store: store, entities: names.sorted())
-    }
-
-    static func plan(
-        from source: ModelVersion, to destination: ModelVersion, versions: [ModelVersion],
-        mappingModels: [MappingModel], declaredSteps: [MigrationStep], infers: Bool
-    ) throws(MigrationError) -> [MigrationStep] {
-        guard let start = versions.firstIndex(of: source),
-            let end = versions.firstIndex(of: destination), start < end
-        else {
-            throw .noMigrationPath(from: source.name, to: destination.name)
-        }
-        var steps: [MigrationStep] = []
-        for index in start..<end {
-            let from = versions[index]
-            let to = versions[index + 1]
-            if let declared = declaredSteps.first(where: {
-                $0.source.name == from.name && $0.destination.name == to.name
-            }) {
-                steps.append(declared)
-            } else if let mapping = mappingModels.first(where: {
-                $0.sourceVersionName == from.name && $0.destinationVersionName == to.name
-            }) {
-                steps.append(MigrationStep(source: from, destination: to, mapping: mapping))
-            } else if infers {
-                steps.append(
-                    MigrationStep(
-                        source: from, destination: to, mapping: try inferred(from: from, to: to)))
-            } else {
-                throw .noMigrationPath(from: from.name, to: to.name)
-            }
-        }
-        return steps
-    }
-}
 
 /// STUB until rows (C) merges: copies values by the name the inferred mapping recorded.
 enum StubRowMapper {
@@ -140,10 +20,6 @@ enum StubRowMapper {
             guard let name = entityNames[id.entityName] else { return nil }
             return ObjectID(entityName: name, storeIdentifier: id.storeIdentifier, key: id.key)
         }
-        func sourceName(_ mapping: PropertyMapping?) -> String? {
-            guard let text = mapping?.valueExpression?.description else { return nil }
-            return text.hasPrefix("$source.") ? String(text.dropFirst(8)) : nil
-        }
         var result: [StoreRow] = []
         for row in rows {
             let sourceEntity = source.entities[row.entityIndex]
@@ -157,7 +33,9 @@ enum StubRowMapper {
                 let property = (mapping.attributeMappings + mapping.relationshipMappings).first {
                     $0.name == propertyName
                 }
-                let oldPosition = sourceName(property).flatMap { sourceEntity.positionByName[$0] }
+                let oldPosition = property?.sourcePropertyName.flatMap {
+                    sourceEntity.positionByName[$0]
+                }
                 let old = oldPosition.map { row.values[$0] }
                 switch entity.properties[position] {
                 case .attribute(let attribute):

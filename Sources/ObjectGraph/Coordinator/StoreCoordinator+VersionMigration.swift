@@ -78,7 +78,8 @@ extension StoreCoordinator {
         let source: ModelVersion
         do {
             source = try MigrationBridge.sourceVersion(
-                for: metadata.versionHashes, among: versions, store: url.path)
+                for: metadata.versionHashes, among: versions, store: url.path,
+                current: destination)
         } catch {
             // The hook for the model the store carries (Z_MODELCACHE, once it can be read).
             guard let carried, carried.model.entityVersionHashes == metadata.versionHashes

@@ -50,23 +50,6 @@ final class MigrationProgressBar: @unchecked Sendable {
     }
 }
 
-/// The dry run's lines for one step.
-enum MigrationDescription {
-    /// One line per change the mapping makes.
-    static func lines(for mapping: MappingModel) -> [String] {
-        // STUB until infer (B) merges: B's `mapping.changeDescriptions` replaces this.
-        mapping.entityMappings.map { entity in
-            switch entity.kind {
-            case .add: return "add entity \(entity.destinationEntityName ?? "?")"
-            case .remove: return "remove entity \(entity.sourceEntityName ?? "?")"
-            default:
-                return "\(entity.destinationEntityName ?? "?"): \(entity.kind.rawValue) from "
-                    + (entity.sourceEntityName ?? "?")
-            }
-        }
-    }
-}
-
 /// Mapping models named on the command line.
 enum MigrationCommandMappings {
     /// Reads each `.xcmappingmodel` of `paths`.

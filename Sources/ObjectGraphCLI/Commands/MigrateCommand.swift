@@ -113,7 +113,7 @@ struct MigrateCommand: Command {
             if dryRun {
                 for step in steps {
                     io.write("\(step.label)\n")
-                    for line in MigrationDescription.lines(for: step.mapping) {
+                    for line in step.mapping.changeDescriptions {
                         io.write("  \(line)\n")
                     }
                 }

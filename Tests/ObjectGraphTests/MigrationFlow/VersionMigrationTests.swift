@@ -105,15 +105,19 @@ struct VersionMigrationTests {
         let coordinator = try StoreCoordinator(bundle: bundle)
         var options = StoreOptions()
         options.migration.infersMappingAutomatically = false
-        #expect(throws: MigrationError.noMigrationPath(from: "Moods", to: "Moods 2")) {
+        #expect(throws: MigrationError.noMigrationPath(from: "Moods", to: "Moods 3")) {
             try coordinator.addStore(type: .xml, at: store, options: options)
         }
         #expect(try Data(contentsOf: store) == bytes)
-        // A declared lightweight stage still runs; the next step is then the one missing.
+        // Declared lightweight stages are inferred even so: with one per step, it migrates.
         options.migration.stages = [.lightweight(from: "Moods", to: "Moods 2")]
-        #expect(throws: MigrationError.noMigrationPath(from: "Moods 2", to: "Moods 3")) {
+        #expect(throws: MigrationError.noMigrationPath(from: "Moods", to: "Moods 3")) {
             try coordinator.addStore(type: .xml, at: store, options: options)
         }
+        #expect(try Data(contentsOf: store) == bytes)
+        options.migration.stages.append(.lightweight(from: "Moods 2", to: "Moods 3"))
+        try coordinator.addStore(type: .xml, at: store, options: options)
+        #expect(try Support.contents(coordinator) == Self.migrated)
     }
 
     @Test("a store no version matches is refused naming the entities that differ")
