@@ -9,14 +9,6 @@ import Testing
 struct StagedMigrationTests {
     typealias Support = MigrationFlowSupport
 
-    /// What the handlers saw: the entity names of the model each was given.
-    final class Seen: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [String] = []
-        func append(_ value: String) { lock.withLock { values.append(value) } }
-        var all: [String] { lock.withLock { values } }
-    }
-
     @Test(
         "custom handlers run on the old and the new version; their saves are kept",
         arguments: [StoreType.sqlite, .xml, .binary])
@@ -26,7 +18,7 @@ struct StagedMigrationTests {
         let bundle = try Support.moodsBundle(in: folder)
         let store = folder.appendingPathComponent(Support.fileName(type))
         try Support.writeMoods(type, at: store, model: try bundle.model(named: "Moods"))
-        let seen = Seen()
+        let seen = LockedLog<String>()  // the attributes each handler's model has
         var options = StoreOptions()
         options.migration.stages = [
             .custom(

@@ -157,7 +157,7 @@ struct VersionMigrationTests {
         let bundle = try Support.moodsBundle(in: folder)
         let store = folder.appendingPathComponent("Moods.sqlite")
         try Support.writeMoods(.sqlite, at: store, model: try bundle.model(named: "Moods"))
-        let reports = ProgressLog()
+        let reports = LockedLog<MigrationProgress>()
         var options = StoreOptions()
         options.migration.progress = { reports.append($0) }
         let first = options.migration.progressUpdates()
@@ -202,11 +202,11 @@ struct VersionMigrationTests {
     }
 }
 
-/// Progress reports collected from any thread.
-final class ProgressLog: @unchecked Sendable {
+/// Values collected from any thread (progress reports, what stage handlers saw).
+final class LockedLog<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var reports: [MigrationProgress] = []
+    private var values: [Element] = []
 
-    func append(_ report: MigrationProgress) { lock.withLock { reports.append(report) } }
-    var all: [MigrationProgress] { lock.withLock { reports } }
+    func append(_ value: Element) { lock.withLock { values.append(value) } }
+    var all: [Element] { lock.withLock { values } }
 }
