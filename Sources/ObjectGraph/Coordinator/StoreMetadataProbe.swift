@@ -14,9 +14,15 @@ enum StoreMetadataProbe {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         switch type {
         case .sqlite:
+            // An empty file, or one another connection is creating (its lock held), is a new
+            // store: the store's own opening settles it.
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
+            guard size != 0 else { return nil }
             let database: Database
             do {
                 database = try Database(path: path, mode: .readOnlyUntouched)
+            } catch let error as DatabaseError where error.resultCode == .busy {
+                return nil
             } catch {
                 throw StoreError.cannotOpen(path: path, reason: "\(error)")
             }
@@ -24,7 +30,11 @@ enum StoreMetadataProbe {
             let tables = try? database.fetchValue(
                 Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'Z_METADATA'")
             guard tables == 1 else { return nil }
-            return try SQLiteStore.readMetadata(database, path: path)
+            do {
+                return try SQLiteStore.readMetadata(database, path: path)
+            } catch let error as DatabaseError where error.resultCode == .busy {
+                return nil
+            }
         case .xml, .binary:
             let data: Data
             do {
