@@ -121,10 +121,15 @@ extension MigrationManager {
                 mapping: entityMapping.name, property: name,
                 reason: "the value \(value) is not a single value for attribute \(name)")
         }
+        // Keys are given after creation: until then, name the object by its source.
+        let origin = sourceInstances(
+            forEntityMappingNamed: entityMapping.name, destinationInstances: [destination]
+        ).first
         destination.values[name] = .attribute(
             try MigrationValueConversion.convert(
                 scalar, to: attribute.type, entity: destination.entityName, property: name,
-                object: destination.reference))
+                object: origin.map { "\(destination.entityName) made from \($0.reference)" }
+                    ?? destination.reference))
     }
 
     /// Sets relationship `name` of `destination` to the objects `value` holds: destination

@@ -241,9 +241,13 @@ public final class MigrationManager {
         return expression
     }
 
-    /// The policy made for `entityMapping` at the start.
+    /// The policy made for `entityMapping` at the start (made now, for an expression evaluated
+    /// outside ``migrate(_:progress:)``; the default policy when its class is unknown).
     func policy(for entityMapping: EntityMapping) -> EntityMigrationPolicy {
-        policyByMapping[entityMapping.name] ?? EntityMigrationPolicy()
+        if let policy = policyByMapping[entityMapping.name] { return policy }
+        let policy = (try? policies.makePolicy(for: entityMapping)) ?? EntityMigrationPolicy()
+        policyByMapping[entityMapping.name] = policy
+        return policy
     }
 
     /// Runs a policy hook: a ``MigrationError`` passes through, any other error becomes
