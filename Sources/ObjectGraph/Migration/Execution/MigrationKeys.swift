@@ -19,7 +19,7 @@ struct MigrationKeys {
             let table =
                 hierarchy.root(of: object.entityName, in: destination, tag: "d")?.name
                 ?? object.entityName
-            if let origin = origin(of: object),
+            if let origin = manager.originByDestination[ObjectIdentifier(object)],
                 claimed.insert(Claim(source: ObjectIdentifier(origin), table: table)).inserted,
                 let sourceRoot = hierarchy.root(of: origin.entityName, in: source, tag: "s"),
                 let destinationRoot = hierarchy.root(
@@ -47,17 +47,5 @@ struct MigrationKeys {
     private struct Claim: Hashable {
         let source: ObjectIdentifier
         let table: String
-    }
-
-    /// The first source object `object` was made from, by any mapping.
-    private func origin(of object: MigrationObject) -> MigrationObject? {
-        for entityMapping in manager.mapping.entityMappings {
-            if let source = manager.sourceInstances(
-                forEntityMappingNamed: entityMapping.name, destinationInstances: [object]
-            ).first {
-                return source
-            }
-        }
-        return nil
     }
 }

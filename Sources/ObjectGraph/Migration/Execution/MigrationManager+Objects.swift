@@ -7,19 +7,13 @@ extension MigrationManager {
     public func insertDestinationObject(entityName: String) throws(MigrationError)
         -> MigrationObject
     {
-        guard let entity = mapping.destinationModel.entity(named: entityName) else {
+        guard let info = destinationInfo(entityName) else {
             throw .expressionFailed(
                 mapping: currentEntityMapping?.name ?? entityName, property: nil,
                 reason: "the destination model has no entity \(entityName)")
         }
-        let model = mapping.destinationModel
         let object = MigrationObject(entityName: entityName, key: 0)
-        for attribute in model.allAttributes(of: entity) {
-            object.values[attribute.name] = .attribute(attribute.defaultValue)
-        }
-        for relationship in model.allRelationships(of: entity) {
-            object.values[relationship.name] = relationship.isToMany ? .toMany([]) : .toOne(nil)
-        }
+        object.values = info.initialValues
         destinationObjects.append(object)
         destinationIdentities.insert(ObjectIdentifier(object))
         return object
@@ -32,7 +26,11 @@ extension MigrationManager {
     ) {
         let isNew = associations[entityMapping.name, default: MigrationAssociations()].associate(
             source, destination)
-        if isNew { destinationsBySource[ObjectIdentifier(source), default: []].append(destination) }
+        guard isNew else { return }
+        destinationsBySource[ObjectIdentifier(source), default: []].append(destination)
+        if originByDestination[ObjectIdentifier(destination)] == nil {
+            originByDestination[ObjectIdentifier(destination)] = source
+        }
     }
 
     /// The destination objects `mappingName` made from `sources` (in their order), or every
@@ -108,10 +106,7 @@ extension MigrationManager {
         _ name: String, of destination: MigrationObject, to value: EvaluationValue,
         in entityMapping: EntityMapping
     ) throws(MigrationError) {
-        let model = mapping.destinationModel
-        guard let entity = model.entity(named: destination.entityName),
-            let attribute = model.allAttributes(of: entity).first(where: { $0.name == name })
-        else {
+        guard let attribute = destinationInfo(destination.entityName)?.attributes[name] else {
             throw .expressionFailed(
                 mapping: entityMapping.name, property: name,
                 reason: "the destination entity \(destination.entityName) has no attribute \(name)")
@@ -122,9 +117,7 @@ extension MigrationManager {
                 reason: "the value \(value) is not a single value for attribute \(name)")
         }
         // Keys are given after creation: until then, name the object by its source.
-        let origin = sourceInstances(
-            forEntityMappingNamed: entityMapping.name, destinationInstances: [destination]
-        ).first
+        let origin = originByDestination[ObjectIdentifier(destination)]
         destination.values[name] = .attribute(
             try MigrationValueConversion.convert(
                 scalar, to: attribute.type, entity: destination.entityName, property: name,

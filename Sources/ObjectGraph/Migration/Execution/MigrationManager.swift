@@ -64,6 +64,10 @@ public final class MigrationManager {
     var evaluating: (mapping: EntityMapping, property: String?)?
     /// Entity names with their subentities' names, per model, cached.
     var hierarchy = MigrationHierarchy()
+    /// Destination entities' properties, cached.
+    var destinationEntities: [String: MigrationEntityInfo] = [:]
+    /// The first source object each destination object was made from, by any mapping.
+    var originByDestination: [ObjectIdentifier: MigrationObject] = [:]
 
     /// Creates a manager for `mapping`; `stageIndex`, `stageCount` and `stageLabel` place its
     /// progress in a chain of migrations (default: a chain of one, labelled

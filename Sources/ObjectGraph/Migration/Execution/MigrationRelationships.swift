@@ -77,13 +77,12 @@ struct MigrationRelationships {
     /// to-one inverse takes it.
     func completeInverses() {
         var members: [MemberKey: Set<ObjectIdentifier>] = [:]
-        var relationshipsByEntity: [String: [Relationship]] = [:]
         for object in manager.destinationObjects {
-            let relationships = relationshipsOf(object.entityName, &relationshipsByEntity)
+            let relationships = relationshipsOf(object.entityName)
             for relationship in relationships {
                 guard let inverseName = relationship.inverseName else { continue }
                 for target in object.related(relationship.name) {
-                    let inverses = relationshipsOf(target.entityName, &relationshipsByEntity)
+                    let inverses = relationshipsOf(target.entityName)
                     guard let inverse = inverses.first(where: { $0.name == inverseName }) else {
                         continue
                     }
@@ -121,17 +120,11 @@ struct MigrationRelationships {
         target.values[inverse.name] = .toMany(list)
     }
 
-    private func relationshipsOf(
-        _ entityName: String, _ cache: inout [String: [Relationship]]
-    ) -> [Relationship] {
-        if let known = cache[entityName] { return known }
-        let found = model.entity(named: entityName).map { model.allRelationships(of: $0) } ?? []
-        cache[entityName] = found
-        return found
+    private func relationshipsOf(_ entityName: String) -> [Relationship] {
+        manager.destinationInfo(entityName)?.relationshipList ?? []
     }
 
     private func relationship(_ name: String, of entityName: String) -> Relationship? {
-        guard let entity = model.entity(named: entityName) else { return nil }
-        return model.allRelationships(of: entity).first { $0.name == name }
+        manager.destinationInfo(entityName)?.relationships[name]
     }
 }

@@ -19,11 +19,10 @@ struct MigrationValidation {
     }
 
     private func checkRequired() throws(MigrationError) {
-        var requiredByEntity: [String: [String]] = [:]
         var missing: [Place: [String]] = [:]
         var order: [Place] = []
         for object in manager.destinationObjects {
-            let required = requiredProperties(object.entityName, &requiredByEntity)
+            let required = manager.destinationInfo(object.entityName)?.required ?? []
             for name in required where isEmpty(object.values[name]) {
                 let place = Place(entity: object.entityName, property: name)
                 if missing[place] == nil { order.append(place) }
@@ -43,21 +42,6 @@ struct MigrationValidation {
         case .toMany(let objects)?: return objects.isEmpty
         case nil: return true
         }
-    }
-
-    private func requiredProperties(
-        _ entityName: String, _ cache: inout [String: [String]]
-    ) -> [String] {
-        if let known = cache[entityName] { return known }
-        var names: [String] = []
-        if let entity = model.entity(named: entityName) {
-            names += model.allAttributes(of: entity).filter { !$0.isOptional && !$0.isTransient }
-                .map(\.name)
-            names += model.allRelationships(of: entity).filter { !$0.isOptional && !$0.isTransient }
-                .map(\.name)
-        }
-        cache[entityName] = names
-        return names
     }
 
     /// Each entity's constraints hold over its objects and its subentities' objects; a tuple
