@@ -118,22 +118,21 @@ extension MigrationManager: FunctionCallable {
                 mapping: evaluating?.mapping ?? EntityMapping(name: mappingName, kind: .custom),
                 property: evaluating?.property)
         }
+        func knownMapping() throws -> String {
+            let name = try text(0)
+            guard associations[name] != nil else {
+                throw PredicateEvaluationError.unsupported("no entity mapping is named \(name)")
+            }
+            return name
+        }
         let result: [MigrationObject]
         switch selector {
         case "destinationInstancesForEntityMappingNamed:sourceInstances:":
-            let name = try text(0)
-            guard associations[name] != nil else {
-                throw PredicateEvaluationError.unsupported("no entity mapping is named \(name)")
-            }
             result = destinationInstances(
-                forEntityMappingNamed: name, sourceInstances: try instances(1))
+                forEntityMappingNamed: try knownMapping(), sourceInstances: try instances(1))
         case "sourceInstancesForEntityMappingNamed:destinationInstances:":
-            let name = try text(0)
-            guard associations[name] != nil else {
-                throw PredicateEvaluationError.unsupported("no entity mapping is named \(name)")
-            }
             result = sourceInstances(
-                forEntityMappingNamed: name, destinationInstances: try instances(1))
+                forEntityMappingNamed: try knownMapping(), destinationInstances: try instances(1))
         case "destinationInstancesForSourceRelationshipNamed:sourceInstances:":
             _ = try text(0)
             result = MigrationRelationships(manager: self).destinations(

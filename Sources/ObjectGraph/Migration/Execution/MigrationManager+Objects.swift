@@ -72,13 +72,7 @@ extension MigrationManager {
         guard let entityName = entityMapping.destinationEntityName else { return }
         let destination = try insertDestinationObject(entityName: entityName)
         associate(source: source, destination: destination, mapping: entityMapping)
-        for propertyMapping in entityMapping.attributeMappings {
-            guard let expression = propertyMapping.valueExpression else { continue }
-            let value = try evaluate(
-                expression, source: source, destination: destination, in: entityMapping,
-                property: propertyMapping.name)
-            try setAttribute(propertyMapping.name, of: destination, to: value, in: entityMapping)
-        }
+        try apply(entityMapping.attributeMappings, source, destination, entityMapping, setAttribute)
     }
 
     /// The default policy's relationship creation: each relationship mapping's value,
@@ -89,12 +83,23 @@ extension MigrationManager {
         let source = sourceInstances(
             forEntityMappingNamed: entityMapping.name, destinationInstances: [destination]
         ).first
-        for propertyMapping in entityMapping.relationshipMappings {
+        try apply(
+            entityMapping.relationshipMappings, source, destination, entityMapping, setRelationship)
+    }
+
+    /// Evaluates each property mapping that has an expression and sets its value with `set`.
+    private func apply(
+        _ propertyMappings: [PropertyMapping], _ source: MigrationObject?,
+        _ destination: MigrationObject, _ entityMapping: EntityMapping,
+        _ set: (String, MigrationObject, EvaluationValue, EntityMapping) throws(MigrationError)
+            -> Void
+    ) throws(MigrationError) {
+        for propertyMapping in propertyMappings {
             guard let expression = propertyMapping.valueExpression else { continue }
             let value = try evaluate(
                 expression, source: source, destination: destination, in: entityMapping,
                 property: propertyMapping.name)
-            try setRelationship(propertyMapping.name, of: destination, to: value, in: entityMapping)
+            try set(propertyMapping.name, destination, value, entityMapping)
         }
     }
 
