@@ -3,6 +3,15 @@ import ObjectGraph
 
 /// Hand-built models, mappings and source objects for the row-level migration manager's tests.
 enum MigrationManagerFixtures {
+    /// Person.pets, the same in both versions.
+    static let pets = Relationship(
+        "pets", destination: "Pet", toMany: true, inverse: "owner", isOrdered: true)
+
+    /// Pet, the same in both versions.
+    static let petEntity = Entity(
+        "Pet", attributes: [Attribute("name", type: .string)],
+        relationships: [Relationship("owner", destination: "Person", inverse: "pets")])
+
     /// Version 1: Person (name, age, nickname; pets ordered to-many ↔ Pet.owner), Pet (name).
     static let version1 = EntityModel(entities: [
         Entity(
@@ -11,13 +20,8 @@ enum MigrationManagerFixtures {
                 Attribute("name", type: .string), Attribute("age", type: .integer32),
                 Attribute("nickname", type: .string),
             ],
-            relationships: [
-                Relationship(
-                    "pets", destination: "Pet", toMany: true, inverse: "owner", isOrdered: true)
-            ]),
-        Entity(
-            "Pet", attributes: [Attribute("name", type: .string)],
-            relationships: [Relationship("owner", destination: "Person", inverse: "pets")]),
+            relationships: [pets]),
+        petEntity,
     ])
 
     /// Version 2: Person (fullName required, age Integer 16, rating default 0; pets ordered ↔
@@ -30,13 +34,8 @@ enum MigrationManagerFixtures {
                 Attribute("age", type: .integer16),
                 Attribute("rating", type: .integer16, defaultValueString: "0"),
             ],
-            relationships: [
-                Relationship(
-                    "pets", destination: "Pet", toMany: true, inverse: "owner", isOrdered: true)
-            ]),
-        Entity(
-            "Pet", attributes: [Attribute("name", type: .string)],
-            relationships: [Relationship("owner", destination: "Person", inverse: "pets")]),
+            relationships: [pets]),
+        petEntity,
     ])
 
     /// Parses an expression (tests only pass valid ones).
