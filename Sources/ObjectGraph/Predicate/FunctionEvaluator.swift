@@ -101,10 +101,14 @@ enum FunctionEvaluator {
         return .value(.double(body(x)))
     }
 
-    /// `FUNCTION(target, "selector", …)`: the few string methods that have no side effects.
+    /// `FUNCTION(target, "selector", …)`: a ``FunctionCallable`` object's answer, or the few
+    /// string methods that have no side effects.
     static func method(
         _ selector: String, on target: EvaluationValue, _ arguments: [EvaluationValue]
     ) throws -> EvaluationValue {
+        if case .object(let object) = target, let callable = object as? any FunctionCallable {
+            return try callable.callFunction(selector, arguments: arguments)
+        }
         if target.isNull { return .null }
         guard case .value(.string(let text)) = target, arguments.isEmpty else {
             throw PredicateEvaluationError.unsupported("FUNCTION with selector \(selector)")
