@@ -59,8 +59,8 @@ enum MigrationBridge {
         _ step: MigrationStep, rows: [StoreRow], source: ModelSchema, destination: ModelSchema,
         progress: ((String?, Double) -> Void)?
     ) throws -> [StoreRow] {
-        // STUB until rows (C) merges: values copied by name (or renaming identifier).
-        try StubRowMapper.map(step, rows: rows, source: source, destination: destination)
+        try MigrationRows.map(
+            step, rows: rows, source: source, destination: destination, progress: progress)
     }
 
     // MARK: - SQLite in place (part D)
