@@ -51,7 +51,7 @@ struct ArchivedModelHostileTests {
                 Array(repeating: big, count: sharedUserInfoCopies))
         }
         // The entity's own reference is needed for a cycle: it is the next object added.
-        let entityReference = PropertyListObject.uid(UInt64(builder.objects.count))
+        let entityReference = PropertyListObject.uid(UInt64(builder.objects.count + 1))  // after its class record
         if superentity { entityFields["NSSuperentity"] = entityReference }
         let entity = builder.addObject(className: "NSEntityDescription", fields: entityFields)
         let entities = builder.addDictionary([(key: name, value: entity)])
@@ -94,9 +94,7 @@ struct ArchivedModelHostileTests {
     }
 
     @Test func aMissingNameAndACycleAreRefused() throws {
-        var builder = KeyedArchiveBuilder()
-        let nameless = builder.add(.integer(7))
-        _ = builder
+        let nameless = PropertyListObject.integer(7)
         #expect(throws: ArchivedModelError.self) {
             try EntityModel(modelArchive: Self.archive(entityName: nameless), source: "S.sqlite")
         }
