@@ -50,8 +50,8 @@ struct ArchivedModelHostileTests {
             entityFields["NSCompoundIndexes"] = builder.addArray(
                 Array(repeating: big, count: sharedUserInfoCopies))
         }
-        // The entity's own reference is needed for a cycle: it is the next object added.
-        let entityReference = PropertyListObject.uid(UInt64(builder.objects.count + 1))  // after its class record
+        // The entity's own reference, for a cycle: the object after its class record.
+        let entityReference = PropertyListObject.uid(UInt64(builder.objects.count + 1))
         if superentity { entityFields["NSSuperentity"] = entityReference }
         let entity = builder.addObject(className: "NSEntityDescription", fields: entityFields)
         let entities = builder.addDictionary([(key: name, value: entity)])
