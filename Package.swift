@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AppContainer", targets: ["AppContainer"]),
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "Archive", targets: ["Archive"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "objectgraph", targets: ["objectgraph"]),
         .plugin(name: "ObjectGraphCodegen", targets: ["ObjectGraphCodegen"]),
@@ -26,10 +27,13 @@ let package = Package(
         // Libraries.
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         .target(
-            name: "ObjectGraph", dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive"]),
+            name: "ObjectGraph",
+            dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive", "KeyedArchive"]),
         .target(name: "AppContainer"),
         .target(name: "Preferences", dependencies: ["AppContainer", "Archive"]),
         .target(name: "Archive"),
+        // Binary property lists and NSKeyedArchiver archives, read without trusting them.
+        .target(name: "KeyedArchive"),
         .target(
             name: "Keychain",
             dependencies: ["SQLiteDatabase", "COpenSSL", "AppContainer", "Archive"]),
@@ -60,13 +64,14 @@ let package = Package(
             path: "Benchmarks/objectgraph-bench"),
 
         // Tests.
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "KeyedArchive"]),
         .testTarget(name: "ObjectGraphCLITests", dependencies: ["ObjectGraphCLI", "ObjectGraph"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(name: "AppContainerTests", dependencies: ["AppContainer"]),
         .testTarget(
             name: "PreferencesTests", dependencies: ["Preferences", "AppContainer", "Archive"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(
             name: "KeychainTests", dependencies: ["Keychain", "AppContainer", "SQLiteDatabase"]),
     ],

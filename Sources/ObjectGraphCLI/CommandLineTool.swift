@@ -18,6 +18,7 @@ public enum CommandLineTool {
             DefaultsCommand.self,
             DumpCommand.self,
             QueryCommand.self,
+            ModelFromStoreCommand.self,
             KeychainCommand.self,
             ConvertCommand.self,
             MigrateCommand.self,

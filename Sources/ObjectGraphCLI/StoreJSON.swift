@@ -52,11 +52,12 @@ enum StoreJSON {
 
 /// Opening a model and a store for the store commands.
 enum StoreOpening {
-    /// The model at `modelPath` and a context on the store at `storePath`, opened read-only.
-    static func open(model modelPath: String, store storePath: String) throws
+    /// The model at `modelPath` (or, without one, the model the store carries in its
+    /// `Z_MODELCACHE`) and a context on the store at `storePath`, opened read-only.
+    static func open(model modelPath: String?, store storePath: String) throws
         -> (EntityModel, ManagedContext)
     {
-        let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+        let model = try self.model(at: modelPath, forStore: storePath)
         let url = URL(fileURLWithPath: storePath)
         guard let type = try StoreFileKind.checkedSource(storePath) else {
             throw StoreError.cannotOpen(
@@ -65,5 +66,30 @@ enum StoreOpening {
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(type: type, at: url, options: StoreOptions(isReadOnly: true))
         return (model, ManagedContext(coordinator: coordinator))
+    }
+
+    /// The model file at `modelPath` when given, else the store's cached model.
+    /// - Throws: ``CachedModelMissing`` when there is no model file and the store has no cache.
+    static func model(at modelPath: String?, forStore storePath: String) throws -> EntityModel {
+        if let modelPath { return try EntityModel(contentsOf: URL(fileURLWithPath: modelPath)) }
+        guard try StoreFileKind.checkedSource(storePath) != nil else {
+            throw StoreError.cannotOpen(
+                path: storePath, reason: "not a store file ObjectGraph knows")
+        }
+        guard
+            let cached = try StoreCoordinator.cachedModel(
+                ofStoreAt: URL(fileURLWithPath: storePath))
+        else { throw CachedModelMissing(store: storePath) }
+        return cached
+    }
+}
+
+/// A store opened without `--model` that keeps no model inside it.
+struct CachedModelMissing: Error, CustomStringConvertible {
+    /// The store's path.
+    let store: String
+
+    var description: String {
+        "\(store) keeps no model (no Z_MODELCACHE); give its model with --model"
     }
 }

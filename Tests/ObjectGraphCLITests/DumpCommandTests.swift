@@ -75,7 +75,7 @@ struct DumpCommandTests {
     func errors() {
         let io = BufferIO()
         #expect(CommandLineTool.run(["dump", "nope.sqlite"], io: io) == 2)
-        #expect(io.errorOutput.contains("--model"))
+        #expect(io.errorOutput.contains("no such file"))
         #expect(
             CommandLineTool.run(["dump", "--model", "/nope", "/nope.sqlite"], io: BufferIO()) == 2)
         let help = BufferIO()

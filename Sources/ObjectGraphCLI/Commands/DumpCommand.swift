@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-/// `objectgraph dump --model MODEL STORE [--entity NAME]`: every object as one JSON line.
+/// `objectgraph dump [--model MODEL] STORE [--entity NAME]`: every object as one JSON line.
 struct DumpCommand: Command {
     static let name = "dump"
     static let abstract = "Print every object of a store as JSON lines."
@@ -15,10 +15,12 @@ struct DumpCommand: Command {
         write permission. A path that is not a regular file (a FIFO, device or folder) is
         refused before it is opened.
 
-        USAGE: objectgraph dump --model MODEL STORE [--entity NAME]
+        USAGE: objectgraph dump [--model MODEL] STORE [--entity NAME]
 
         OPTIONS:
-          --model MODEL   The .xcdatamodeld, .xcdatamodel or contents file.
+          --model MODEL   The .xcdatamodeld, .xcdatamodel or contents file. Without
+                          it, the model the store keeps inside it (Core Data's
+                          Z_MODELCACHE).
           --entity NAME   Only objects of this entity (and its subentities).
           -h, --help      Show help.
 
@@ -51,7 +53,6 @@ struct DumpCommand: Command {
                 index += 1
             }
         }
-        guard let model else { return usageError("--model is required", io: io) }
         guard let store else { return usageError("a STORE path is required", io: io) }
         do {
             let (loaded, context) = try StoreOpening.open(model: model, store: store)

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-/// `objectgraph query --model MODEL --entity NAME [--sort KEY[:desc]] [--limit N] [--sql]
+/// `objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]] [--limit N] [--sql]
 /// STORE 'PREDICATE'`: the objects matching a predicate, or the SQL that finds them.
 struct QueryCommand: Command {
     static let name = "query"
@@ -11,11 +11,13 @@ struct QueryCommand: Command {
         or with --sql the SQL and bound arguments a SQLite store runs for it. The store is
         opened read-only, as 'dump' opens it: nothing in its folder changes.
 
-        USAGE: objectgraph query --model MODEL --entity NAME [--sort KEY[:desc]]... [--limit N]
+        USAGE: objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]]... [--limit N]
                                  [--sql] STORE ['PREDICATE']
 
         OPTIONS:
-          --model MODEL      The .xcdatamodeld, .xcdatamodel or contents file.
+          --model MODEL      The .xcdatamodeld, .xcdatamodel or contents file. Without
+                             it, the model the store keeps inside it (Core Data's
+                             Z_MODELCACHE).
           --entity NAME      The entity to fetch (subentities included).
           --sort KEY[:desc]  Sort by a key path; repeat for more keys.
           --limit N          At most N objects.
@@ -75,7 +77,6 @@ struct QueryCommand: Command {
                 index += 1
             }
         }
-        guard let model else { return usageError("--model is required", io: io) }
         guard let entity else { return usageError("--entity is required", io: io) }
         guard positional.count == 1 || positional.count == 2 else {
             return usageError("give a STORE and optionally a PREDICATE", io: io)

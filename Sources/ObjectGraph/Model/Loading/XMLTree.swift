@@ -1,13 +1,16 @@
 import CLibXML2
 import Foundation
 
-/// A parsed XML element: its name, attributes in document order, child elements and where its
-/// start tag is. Text content is not kept (Xcode's model files have none).
+/// A parsed XML element: its name, attributes in document order, child elements, where its
+/// start tag is, and the text directly inside it (Xcode's model files have none; the mapping
+/// model reader's `<attribute>` elements hold their values as text).
 struct XMLElementNode: Sendable {
     var name: String
     var attributes: [(name: String, value: String)]
     var children: [XMLElementNode]
     var location: SourceLocation
+    /// The element's own text and CDATA, concatenated (not its children's).
+    var text: String = ""
 
     /// The value of the attribute named `name`.
     func attribute(_ name: String) -> String? {
@@ -137,15 +140,21 @@ enum XMLTreeParser {
             attribute = current.pointee.next
         }
         var children: [XMLElementNode] = []
+        var text = ""
         var child = node.pointee.children
         while let current = child {
             if current.pointee.type == XML_ELEMENT_NODE {
                 children.append(try convert(current, lines: lines, file: file, depth: depth + 1))
+            } else if current.pointee.type == XML_TEXT_NODE
+                || current.pointee.type == XML_CDATA_SECTION_NODE,
+                let content = current.pointee.content
+            {
+                text += String(cString: content)
             }
             child = current.pointee.next
         }
         return XMLElementNode(
-            name: name, attributes: attributes, children: children, location: location)
+            name: name, attributes: attributes, children: children, location: location, text: text)
     }
 
     /// Concatenates the text of an attribute's children (text nodes only: entity declarations are
