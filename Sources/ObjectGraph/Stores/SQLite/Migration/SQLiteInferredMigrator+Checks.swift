@@ -29,7 +29,8 @@ extension SQLiteInferredMigrator {
         return result
     }
 
-    /// Refuses integers that do not fit a narrowed attribute (before anything is copied).
+    /// Refuses values a type change cannot keep (before anything is copied), naming the
+    /// objects and values: `x-coredata://…/Person/p12: 70000 does not fit Integer 16`.
     func checkRanges() throws {
         for entity in destination.entities where !entity.isAbstract {
             guard let sourceName = sources.sourceEntity(of: entity.name),
@@ -42,20 +43,27 @@ extension SQLiteInferredMigrator {
                 guard
                     let (sourceAttribute, column) = sourceAttribute(
                         of: entity.name, attribute.name, in: sourceLayout),
-                    let check = SQLiteValueConversionSQL.rangeCheck(
+                    let check = SQLiteValueConversionSQL.outOfRange(
                         "s." + quoteIdentifier(column), from: sourceAttribute.type,
                         to: attribute.type)
                 else { continue }
-                let bad = try objects(
-                    "SELECT s.Z_PK, s.Z_ENT FROM \(quoteIdentifier(old)) AS s WHERE s.Z_ENT = "
+                let cursor = try db.makeCursor(
+                    sql: "SELECT s.Z_PK, CAST(s.\(quoteIdentifier(column)) AS TEXT) FROM "
+                        + "\(quoteIdentifier(old)) AS s WHERE s.Z_ENT = "
                         + "\(sourceLayout.entityNumber) AND \(check) ORDER BY s.Z_PK LIMIT "
-                        + "\(Self.namedObjects)", layout: source)
+                        + "\(Self.namedObjects)")
+                var bad: [String] = []
+                while try cursor.step() {
+                    let key = try cursor.decode(Int64.self, at: 0)
+                    let value = (try cursor.decode(String?.self, at: 1)) ?? "nil"
+                    bad.append(
+                        uris([(entity.name, key + (offsets[sourceName] ?? 0))]).joined()
+                            + ": \(value)")
+                }
                 guard bad.isEmpty else {
                     throw MigrationError.cannotConvertValue(
                         entity: entity.name, property: attribute.name,
-                        reason:
-                            "values of these objects do not fit in \(attribute.type): "
-                            + uris(bad).joined(separator: ", "))
+                        reason: bad.joined(separator: ", ") + " does not fit \(attribute.type)")
                 }
             }
         }
@@ -89,7 +97,8 @@ extension SQLiteInferredMigrator {
     /// Creates the destination's indexes; a unique index refused by duplicates becomes
     /// ``MigrationError/uniquenessViolated(entity:properties:objects:)`` naming them.
     func createIndexes() throws {
-        for index in destination.indexes {
+        let existing = Set(try SQLiteStore.schemaNames(db, type: "index"))
+        for index in destination.indexes where !existing.contains(index.name) {
             do {
                 try db.execute(sql: destination.createStatement(for: index))
             } catch let error as DatabaseError

@@ -40,23 +40,39 @@ extension SQLiteInferredMigrator {
         return nil
     }
 
+    /// The layout of the destination entity of destination `entity`'s relationship `name`.
+    func destinationTarget(of entity: String, _ name: String) -> EntityLayout? {
+        guard let model = destinationModel.entity(named: entity) else { return nil }
+        for declaring in destinationModel.lineage(of: model) {
+            if let relationship = declaring.relationship(named: name) {
+                return destination.entity(named: relationship.destinationEntityName)
+            }
+        }
+        return nil
+    }
+
     /// The old `Z_ENT` of the object of `entity` (or a subentity) whose old key is `key`.
     func oldEntityNumber(of key: String, in entity: EntityLayout) -> String {
         let concrete = entity.coveredEntityNumbers.filter {
             source.entity(number: $0)?.isAbstract == false
         }
         if concrete.count == 1, let only = concrete.first { return "\(only)" }
-        guard let old = oldNames[entity.tableName] else { return "NULL" }
+        guard let old = sourceTable(entity.tableName) else { return "NULL" }
         return "(SELECT x.Z_ENT FROM \(quoteIdentifier(old)) AS x WHERE x.Z_PK = \(key))"
     }
 
     /// The new key of the object of `entity` (or a subentity) whose old key and `Z_ENT` are
     /// `key` and `number`: the same key, shifted when its entity changed tables, NULL when
     /// its entity is gone.
-    func newKey(_ key: String, number: String, in entity: EntityLayout) -> String {
+    func newKey(
+        _ key: String, number: String, in entity: EntityLayout, into target: EntityLayout? = nil
+    ) -> String {
         let cases = entity.coveredEntityNumbers.compactMap { old -> (Int, String)? in
             guard let layout = source.entity(number: old), !layout.isAbstract else { return nil }
-            guard sources.destinationEntities[layout.name] != nil else { return (old, "NULL") }
+            guard let mapped = sources.destinationEntities[layout.name],
+                let new = destination.entity(named: mapped),
+                target.map({ $0.coveredEntityNumbers.contains(new.entityNumber) }) ?? true
+            else { return (old, "NULL") }
             let offset = offsets[layout.name] ?? 0
             return (old, offset == 0 ? key : "\(key) + \(offset)")
         }
@@ -67,11 +83,14 @@ extension SQLiteInferredMigrator {
     }
 
     /// The new `Z_ENT` of the object whose old `Z_ENT` is `number`.
-    func newEntityNumber(_ number: String, in entity: EntityLayout) -> String {
+    func newEntityNumber(
+        _ number: String, in entity: EntityLayout, into target: EntityLayout? = nil
+    ) -> String {
         let cases = entity.coveredEntityNumbers.compactMap { old -> String? in
             guard let layout = source.entity(number: old), !layout.isAbstract,
                 let mapped = sources.destinationEntities[layout.name],
-                let new = destination.entity(named: mapped)
+                let new = destination.entity(named: mapped),
+                target.map({ $0.coveredEntityNumbers.contains(new.entityNumber) }) ?? true
             else { return nil }
             return "WHEN \(old) THEN \(new.entityNumber)"
         }
@@ -92,7 +111,7 @@ extension SQLiteInferredMigrator {
                     ?? oldEntityNumber(of: key, in: target),
                 order: "s.Z_PK", targetEntity: target)
         case .inverseForeignKey(let table, let column, let entityColumn, let orderColumn):
-            guard let old = oldNames[table] else { return nil }
+            guard let old = sourceTable(table) else { return nil }
             var condition =
                 "d.\(quoteIdentifier(column)) = s.Z_PK AND d.Z_ENT IN ("
                 + target.coveredEntityNumbers.map(String.init).joined(separator: ", ") + ")"
@@ -103,7 +122,7 @@ extension SQLiteInferredMigrator {
                 order: orderColumn.map { "d." + quoteIdentifier($0) } ?? "d.Z_PK",
                 targetEntity: target)
         case .joinTable(let table, let ownerColumn, let destinationColumn, let orderColumn):
-            guard let old = oldNames[table] else { return nil }
+            guard let old = sourceTable(table) else { return nil }
             let key = "d." + quoteIdentifier(destinationColumn)
             return TargetSource(
                 from: quoteIdentifier(old) + " AS d",
@@ -133,8 +152,9 @@ extension SQLiteInferredMigrator {
     func toOneKey(entity: EntityLayout, relationship name: String, from sourceLayout: EntityLayout)
         throws -> String
     {
-        toOne(entity: entity, relationship: name, from: sourceLayout) {
-            newKey($0.key, number: $0.entity, in: $0.targetEntity)
+        let target = destinationTarget(of: entity.name, name)
+        return toOne(entity: entity, relationship: name, from: sourceLayout) {
+            newKey($0.key, number: $0.entity, in: $0.targetEntity, into: target)
         }
     }
 
@@ -142,14 +162,15 @@ extension SQLiteInferredMigrator {
     func toOneEntity(
         entity: EntityLayout, relationship name: String, from sourceLayout: EntityLayout
     ) throws -> String {
-        toOne(entity: entity, relationship: name, from: sourceLayout) {
-            newEntityNumber($0.entity, in: $0.targetEntity)
+        let target = destinationTarget(of: entity.name, name)
+        return toOne(entity: entity, relationship: name, from: sourceLayout) {
+            newEntityNumber($0.entity, in: $0.targetEntity, into: target)
         }
     }
 
     /// The `Z_FOK_` position of the row `s` in its owner's ordered to-many: the source's when
     /// it had one, else the order of the keys (1, 2, … per owner).
-    func toOneOrder(
+    mutating func toOneOrder(
         entity: EntityLayout, relationship name: String, from sourceLayout: EntityLayout
     ) throws -> String {
         guard let found = sourceRelationship(of: entity.name, name, in: sourceLayout),
@@ -167,8 +188,12 @@ extension SQLiteInferredMigrator {
         }
         let key = "s." + quoteIdentifier(column)
         if let existing { return "s." + quoteIdentifier(existing.name) }
-        return "CASE WHEN \(key) IS NULL THEN NULL ELSE ROW_NUMBER() OVER (PARTITION BY \(key)"
-            + " ORDER BY s.Z_PK) END"
+        // Positions over the whole old table (every entity sharing the foreign key), not only
+        // the rows of this INSERT.
+        let alias = quoteIdentifier("Z_MIGRATION_ORDER_\(orderWindows.count)")
+        orderWindows.append(
+            "ROW_NUMBER() OVER (PARTITION BY \(quoteIdentifier(column)) ORDER BY Z_PK) AS \(alias)")
+        return "CASE WHEN \(key) IS NULL THEN NULL ELSE s.\(alias) END"
     }
 
     // MARK: - Join tables
@@ -223,7 +248,9 @@ extension SQLiteInferredMigrator {
                 let targets = targets(of: found.storage, target: found.target, owner: sourceLayout)
             else { continue }
             let ownerKey = newKey("s.Z_PK", number: "s.Z_ENT", in: sourceLayout)
-            let targetKey = newKey(targets.key, number: targets.entity, in: targets.targetEntity)
+            let targetKey = newKey(
+                targets.key, number: targets.entity, in: targets.targetEntity,
+                into: destinationTarget(of: owner.name, relationship))
             var sql =
                 "SELECT \(ownerKey) AS a, \(targetKey) AS b, \(targets.order) AS o FROM "
                 + quoteIdentifier(old) + " AS s"

@@ -20,10 +20,17 @@ struct SQLiteInferredMigrator {
     let sources: SQLiteMappingSources
     /// Old table name → the name it was renamed to for the copy.
     var oldNames: [String: String] = [:]
+    /// The tables (entity and join) kept as they are: same name, columns and rows.
+    var kept: Set<String> = []
+    /// The tables of the file, lower-cased.
+    var existingTables: Set<String> = []
     /// Key offset by source entity name (objects that change tables and would collide).
     var offsets: [String: Int64] = [:]
     /// Bound arguments of the statement being built.
     var arguments: [DatabaseValue] = []
+    /// Window columns (`ROW_NUMBER() … AS alias`) the statement being built reads from its
+    /// old table.
+    var orderWindows: [String] = []
 
     var sourceModel: EntityModel { step.source.model }
     var destinationModel: EntityModel { step.destination.model }
@@ -46,23 +53,27 @@ struct SQLiteInferredMigrator {
 
     /// Runs the step; `progress` gets the fraction of the step done and the entity at hand.
     mutating func run(progress: (Double, String?) -> Void) throws {
+        existingTables = Set(
+            try SQLiteStore.schemaNames(db, type: "table").map { $0.lowercased() })
+        try computeOffsets()
+        findKeptTables()
         try dropIndexes()
         try renameOldTables()
-        try computeOffsets()
         try checkRanges()
-        for statement in destination.tables.map(destination.createStatement(for:))
-            + destination.joinTables.map(destination.createStatement(for:))
-        {
-            try db.execute(sql: statement)
+        for table in destination.tables where !kept.contains(table.name) {
+            try db.execute(sql: destination.createStatement(for: table))
+        }
+        for table in destination.joinTables where !kept.contains(table.name) {
+            try db.execute(sql: destination.createStatement(for: table))
         }
         let total = Double(destination.tables.count + destination.joinTables.count + 1)
         for (position, table) in destination.tables.enumerated() {
             progress(Double(position) / total, table.rootEntity)
-            try fill(table)
+            if !kept.contains(table.name) { try fill(table) }
         }
         for (position, joinTable) in destination.joinTables.enumerated() {
             progress(Double(destination.tables.count + position) / total, joinTable.entity)
-            try fill(joinTable)
+            if !kept.contains(joinTable.name) { try fill(joinTable) }
         }
         for old in oldNames.values.sorted() {
             try db.execute(sql: "DROP TABLE " + quoteIdentifier(old))
@@ -79,16 +90,18 @@ struct SQLiteInferredMigrator {
     /// Drops every index of the entity and join tables (the destination's are created after
     /// the copy, as a fresh store has them).
     func dropIndexes() throws {
-        try SQLiteStore.dropEntityIndexes(db)
+        let wanted = Set(destination.indexes.map(destination.createStatement(for:)))
+        try SQLiteStore.dropEntityIndexes(db) { table, sql in
+            kept.contains(table) && wanted.contains(sql)
+        }
     }
 
-    /// Renames the source layout's tables present in the file to free names.
+    /// Renames the source layout's tables present in the file (but the kept ones) to free
+    /// names.
     mutating func renameOldTables() throws {
-        let existing = Set(
-            try SQLiteStore.schemaNames(db, type: "table").map { $0.lowercased() })
-        var taken = existing
+        var taken = existingTables
         for name in source.tables.map(\.name) + source.joinTables.map(\.name)
-        where existing.contains(name.lowercased()) {
+        where existingTables.contains(name.lowercased()) && !kept.contains(name) {
             var candidate = "Z_MIGRATING_" + name
             var counter = 0
             while taken.contains(candidate.lowercased()) {
@@ -105,7 +118,13 @@ struct SQLiteInferredMigrator {
 
     /// The renamed old table holding `entity`'s rows (`nil`: not in the file).
     func oldTable(ofSource entity: String) -> String? {
-        source.entity(named: entity).flatMap { oldNames[$0.tableName] }
+        source.entity(named: entity).flatMap { sourceTable($0.tableName) }
+    }
+
+    /// Where the source table `name` is read during the copy: its renamed copy, itself when
+    /// it is kept, `nil` when the file does not have it.
+    func sourceTable(_ name: String) -> String? {
+        oldNames[name] ?? (kept.contains(name) ? name : nil)
     }
 
     /// Gives the source entities that land in a destination table fed by several source
@@ -129,7 +148,8 @@ struct SQLiteInferredMigrator {
             guard feeding.count > 1 else { continue }
             var largest: Int64 = 0
             for (position, sourceTable) in feeding.enumerated() {
-                guard let old = oldNames[sourceTable] else { continue }
+                guard existingTables.contains(sourceTable.lowercased()) else { continue }
+                let old = sourceTable
                 if position > 0 {
                     for entity in entitiesByTable[sourceTable] ?? [] { offsets[entity] = largest }
                 }
@@ -152,6 +172,7 @@ struct SQLiteInferredMigrator {
                 let old = oldTable(ofSource: sourceName)
             else { continue }
             arguments = []
+            orderWindows = []
             let lineage = Set(
                 destinationModel.entity(named: entity.name).map {
                     destinationModel.lineage(of: $0).map(\.name)
@@ -164,9 +185,14 @@ struct SQLiteInferredMigrator {
                     try value(
                         of: column, entity: entity, lineage: lineage, sourceLayout: sourceLayout))
             }
+            let from =
+                orderWindows.isEmpty
+                ? quoteIdentifier(old)
+                : "(SELECT *, " + orderWindows.joined(separator: ", ") + " FROM "
+                    + quoteIdentifier(old) + ")"
             let sql =
                 "INSERT INTO " + quoteIdentifier(table.name) + " (" + names.joined(separator: ", ")
-                + ") SELECT " + values.joined(separator: ", ") + " FROM " + quoteIdentifier(old)
+                + ") SELECT " + values.joined(separator: ", ") + " FROM " + from
                 + " AS s WHERE s.Z_ENT = \(sourceLayout.entityNumber) ORDER BY s.Z_PK"
             try db.execute(sql: sql, arguments: StatementArguments(arguments))
         }
@@ -221,7 +247,8 @@ struct SQLiteInferredMigrator {
             }
             expression = converted
         }
-        let fillsDefault = sourceAttribute == nil || !attribute.isOptional
+        let fillsDefault =
+            sourceAttribute.map { !attribute.isOptional && $0.0.isOptional } ?? true
         if fillsDefault, case let defaultValue = attribute.defaultValue, defaultValue != .null {
             let stored: DatabaseValue
             do {

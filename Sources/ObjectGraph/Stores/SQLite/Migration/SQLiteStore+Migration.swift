@@ -90,14 +90,21 @@ extension SQLiteStore {
             .map { try $0.decode(String.self, at: 0) }
     }
 
-    /// Drops every index of the entity and join tables (not SQLite's own).
-    static func dropEntityIndexes(_ db: Database) throws {
-        let names = try db.fetchAll(
+    /// Drops the indexes of the entity and join tables (not SQLite's own), but those
+    /// `keeping(table, sql)` keeps.
+    static func dropEntityIndexes(
+        _ db: Database, keeping: (String, String) -> Bool = { _, _ in false }
+    ) throws {
+        let rows = try db.fetchAll(
             sql:
-                "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
-                + " AND tbl_name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')"
-        ).map { try $0.decode(String.self, at: 0) }
-        for name in names { try db.execute(sql: "DROP INDEX " + quoteIdentifier(name)) }
+                "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT"
+                + " NULL AND tbl_name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE')")
+        for row in rows {
+            let name = try row.decode(String.self, at: 0)
+            guard !keeping(try row.decode(String.self, at: 1), try row.decode(String.self, at: 2))
+            else { continue }
+            try db.execute(sql: "DROP INDEX " + quoteIdentifier(name))
+        }
     }
 
     /// Writes `model`'s hashes, identifiers and digest into `Z_METADATA`, keeping the store
