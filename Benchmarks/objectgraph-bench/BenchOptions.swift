@@ -68,7 +68,7 @@ struct BenchOptions {
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
                                  query, update_all, prefetch, delete_all, concurrent_import,
-                                 typed_access, live_update; an
+                                 migrate, typed_access, live_update; an
                                  operation works on the file the earlier ones left)
         """
 

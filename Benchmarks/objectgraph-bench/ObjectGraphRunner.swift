@@ -22,6 +22,7 @@ struct ObjectGraphRunner {
         if operation == "concurrent_import" {
             return try ConcurrentImportRunner(n: n, url: url, retained: retained).run()
         }
+        if operation == "migrate" { return try MigrateBenchmark.objectGraph(n: n, url: url) }
         let coordinator = StoreCoordinator(model: Workload.model())
         if operation == "open" {
             // The store's own load: an atomic store reads its whole file here; SQLite only

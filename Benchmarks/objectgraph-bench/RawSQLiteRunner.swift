@@ -80,6 +80,7 @@ struct RawSQLiteRunner {
         if operation == "concurrent_import" {
             return try RawConcurrentImport(n: n, path: path).run()
         }
+        if operation == "migrate" { return try MigrateBenchmark.raw(n: n, path: path) }
         let isNew = !FileManager.default.fileExists(atPath: path)
         let db = try RawDatabase(path: path)
         if isNew { try createSchema(db) }

@@ -12,12 +12,12 @@ enum Workload {
     /// The target ratio (ObjectGraph time / raw time) of each operation.
     static let targets: [String: Double] = [
         "insert": 2.5, "fetch_all": 2.0, "query": 1.5, "update_all": 3.0, "prefetch": 2.5,
-        "delete_all": 3.0, "concurrent_import": 2.5,
+        "delete_all": 3.0, "concurrent_import": 2.5, "migrate": 2.0,
     ]
 
     /// Operations that start from an empty store of their own (not the file the chain of
     /// ``operations`` leaves), run after them.
-    static let freshStoreOperations = ["concurrent_import"]
+    static let freshStoreOperations = ["concurrent_import", "migrate"]
 
     /// `concurrent_import`: how many writers (background contexts, or threads with their own
     /// connection) each insert a slice of the people.

@@ -34,6 +34,9 @@
 //   counting (the clock stops once it has merged every save). Raw: 4 threads with a sqlite3
 //   connection each (WAL, 10 s busy timeout), keys taken from Z_PRIMARYKEY per transaction,
 //   and a fifth connection counting.
+// - `migrate` (fresh store, filled untimed): n people migrated in place to a model with
+//   `rating` (Integer 16, default 0) added and `email` renamed; raw does the same table rebuild
+//   in hand-written SQL (see MigrateBenchmark.swift). `--ops migrate` runs it alone.
 // - Both sides return a checksum of what they read or wrote; a difference is an error.
 // - Store types: after the table, ObjectGraph alone saves (only `save()` is timed, after
 //   untimed inserts), opens (an atomic store loads its whole file) and fetches every person of

@@ -16,7 +16,7 @@ extension SQLiteStore {
             largest[root] = max(largest[root] ?? 0, key)
         }
         try sqlite {
-            try database.inTransaction(.immediate) { db in
+            try writeTransaction { db in
                 for (root, key) in largest.sorted(by: { $0.key < $1.key }) {
                     try db.execute(
                         sql:

@@ -196,7 +196,7 @@ extension SQLiteStore {
         let updatedPlans = Self.entities(of: updated).map(writePlan(for:))
         let insertedPlans = Self.entities(of: inserted).map(writePlan(for:))
         try sqlite {
-            try database.inTransaction(.immediate) { db in
+            try writeTransaction { db in
                 var writer = RowWriter(db: db)
                 var conflicts: [SaveConflict] = []
                 // Deletions, then updates, then inserts: a value a row gives up (deleted, or

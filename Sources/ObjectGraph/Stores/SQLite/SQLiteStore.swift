@@ -64,24 +64,7 @@ final class SQLiteStore: PersistentStore {
         if !exists && (options.isReadOnly || !options.createIfMissing) {
             throw StoreError.cannotOpen(path: path, reason: "no such file")
         }
-        do {
-            layout = try StoreLayout(model: schema.model)
-        } catch {
-            throw StoreError.cannotOpen(
-                path: path, reason: "the model has no SQLite layout: \(error)")
-        }
-        var layouts: [EntityLayout] = []
-        var byNumber: [Int: Int] = [:]
-        for entity in schema.entities {
-            guard let entityLayout = layout.entity(named: entity.name) else {
-                throw StoreError.cannotOpen(
-                    path: path, reason: "the layout has no entity \(entity.name)")
-            }
-            layouts.append(entityLayout)
-            byNumber[entityLayout.entityNumber] = entity.index
-        }
-        entityLayouts = layouts
-        schemaIndexByNumber = byNumber
+        (layout, entityLayouts, schemaIndexByNumber) = try Self.layouts(of: schema, path: path)
         do {
             database = try Database(
                 // Read-only: nothing beside the file may change (no -wal or -shm created, a
@@ -121,6 +104,52 @@ final class SQLiteStore: PersistentStore {
             type: .sqlite, url: url, configurationName: configuration,
             isReadOnly: options.isReadOnly, metadata: metadata, journalMode: journalMode?.rawValue)
         textIsNFC = checkTextIsNFC()
+        indexTableColumns()
+    }
+
+    /// A store over `database`, already open (inside a migration's transaction), holding the
+    /// tables of `schema`'s layout: rows are read and written with the store's own code. Used
+    /// by the row-level path of an in-place migration.
+    init(migrating database: Database, url: URL, schema: ModelSchema, metadata: StoreMetadata)
+        throws
+    {
+        path = url.path
+        self.schema = schema
+        self.database = database
+        (layout, entityLayouts, schemaIndexByNumber) = try Self.layouts(of: schema, path: path)
+        description = StoreDescription(
+            type: .sqlite, url: url, configurationName: nil, isReadOnly: false,
+            metadata: metadata, journalMode: nil)
+        indexTableColumns()
+    }
+
+    /// The layout of `schema`'s model, each entity's layout (by schema index) and the schema
+    /// index of each `Z_ENT`.
+    private static func layouts(of schema: ModelSchema, path: String) throws -> (
+        StoreLayout, [EntityLayout], [Int: Int]
+    ) {
+        let layout: StoreLayout
+        do {
+            layout = try StoreLayout(model: schema.model)
+        } catch {
+            throw StoreError.cannotOpen(
+                path: path, reason: "the model has no SQLite layout: \(error)")
+        }
+        var layouts: [EntityLayout] = []
+        var byNumber: [Int: Int] = [:]
+        for entity in schema.entities {
+            guard let entityLayout = layout.entity(named: entity.name) else {
+                throw StoreError.cannotOpen(
+                    path: path, reason: "the layout has no entity \(entity.name)")
+            }
+            layouts.append(entityLayout)
+            byNumber[entityLayout.entityNumber] = entity.index
+        }
+        return (layout, layouts, byNumber)
+    }
+
+    /// Records each table's columns and positions, and the sole `Z_ENT` of one-entity tables.
+    private func indexTableColumns() {
         for table in layout.tables {
             let names = table.columns.map(\.name)
             var positions: [String: Int] = [:]
@@ -276,6 +305,14 @@ final class SQLiteStore: PersistentStore {
             }
             throw StoreError.sqlite(path: path, message: error.description)
         }
+    }
+
+    /// Runs `body` in an immediate transaction, or in a savepoint when the connection is
+    /// already inside one (a migration writing rows in its own transaction).
+    func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        database.isInsideTransaction
+            ? try database.inSavepoint(named: "objectgraph_write", body)
+            : try database.inTransaction(.immediate, body)
     }
 
     // MARK: - Keys
