@@ -144,8 +144,7 @@ enum SQLFunctions {
 
     /// The `FUNCTION` string methods `og_method` runs, with their result kinds.
     static let methodResults: [String: SQLValueKind] = [
-        "uppercaseString": .string, "lowercaseString": .string, "capitalizedString": .string,
-        "length": .number,
+        "uppercaseString": .string, "lowercaseString": .string, "length": .number,
     ]
 
     /// Whether `text` is ASCII without `K`, `;` and `` ` ``: then a string is canonically
