@@ -148,10 +148,7 @@ struct KeyPathFormsDifferentialTests {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
         let data = try DifferentialDataSet(seed: 20_261_130)
-        let url = folder.appendingPathComponent("Forms.sqlite")
-        try StoreDifferentialTests.makeStore(data, at: url)
-        let coordinator = StoreCoordinator(model: data.model)
-        try coordinator.addStore(type: .sqlite, at: url, options: StoreOptions(isReadOnly: true))
+        let coordinator = try StoreDifferentialTests.openStore(data, in: folder)
         for form in Self.forms {
             let context = ManagedContext(coordinator: coordinator)
             var request = FetchRequest(entityName: form.entity)
