@@ -240,8 +240,15 @@ enum CanonicalPrinter {
 
     /// A key name as it parses back to the same key: as it is when it is an identifier,
     /// `#name` for a reserved word, and `#"…"` (quoted and escaped as a string) for anything
-    /// else — spaces, dots, a leading digit or `@`, punctuation, the empty name.
+    /// else — spaces, dots, a leading digit, punctuation, the empty name, `@count` as a key.
+    /// An `@name` key that names no collection operator (`items.@lastObject`) prints as it
+    /// was written: it parses back to the same key.
     static func identifier(_ name: String) -> String {
+        if name.hasPrefix("@"), case .key = PredicateParser.atComponent(String(name.dropFirst())),
+            PredicateLexer.isIdentifier(String(name.dropFirst()))
+        {
+            return name
+        }
         guard PredicateLexer.isIdentifier(name) else { return "#" + StringLiteral.quoted(name) }
         return PredicateParser.reservedWords.contains(name.uppercased()) ? "#" + name : name
     }

@@ -101,8 +101,9 @@ enum FunctionEvaluator {
         return .value(.double(body(x)))
     }
 
-    /// `FUNCTION(target, "selector", …)`: a ``FunctionCallable`` object's answer, or the few
-    /// string methods that have no side effects.
+    /// `FUNCTION(target, "selector", …)`: a ``FunctionCallable`` object's answer, or the string
+    /// methods without arguments or side effects, the same as the key path `target.selector`
+    /// (``ScalarKeys``).
     static func method(
         _ selector: String, on target: EvaluationValue, _ arguments: [EvaluationValue]
     ) throws -> EvaluationValue {
@@ -110,15 +111,12 @@ enum FunctionEvaluator {
             return try callable.callFunction(selector, arguments: arguments)
         }
         if target.isNull { return .null }
-        guard case .value(.string(let text)) = target, arguments.isEmpty else {
+        guard case .value(let scalar) = target, case .string = scalar, arguments.isEmpty,
+            ScalarKeys.stringKeys.contains(selector)
+        else {
             throw PredicateEvaluationError.unsupported("FUNCTION with selector \(selector)")
         }
-        switch selector {
-        case "uppercaseString": return .value(.string(text.uppercased()))
-        case "lowercaseString": return .value(.string(text.lowercased()))
-        case "length": return .value(.integer(Int64(text.utf16.count)))
-        default: throw PredicateEvaluationError.unsupported("FUNCTION with selector \(selector)")
-        }
+        return try ScalarKeys.value(of: scalar, forKey: selector)
     }
 
     /// `CAST(value, "Class")`: `NSDate` from seconds since 2001, `NSNumber`, `NSString`,

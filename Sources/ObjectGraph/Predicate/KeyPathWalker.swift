@@ -1,5 +1,7 @@
 /// Follows a pre-split key path from a value: keys through objects and dictionaries, keys across
-/// collections (flattening to-many of to-many), and collection operators.
+/// collections (flattening to-many of to-many), keys of scalars (``ScalarKeys``: `name.length`),
+/// `self`, and collection operators (an unknown `@name` throws
+/// ``PredicateEvaluationError/unknownCollectionOperator(_:)``).
 enum KeyPathWalker {
     /// The value at the end of `components` from `start`. One loop over the components (a
     /// collection operator's result continues in it too), so a long path neither recurses
@@ -11,6 +13,15 @@ enum KeyPathWalker {
         var index = components.startIndex
         while index < components.endIndex {
             switch components[index] {
+            case .key("self"):
+                // `self` (written `#self`) is the value itself, as in key-value coding:
+                // `scores.@sum.#self`.
+                index += 1
+            case .key(let key) where key.hasPrefix("@"):
+                guard let op = CollectionOperator(rawValue: String(key.dropFirst())) else {
+                    throw PredicateEvaluationError.unknownCollectionOperator(key)
+                }
+                (current, index) = try apply(op, to: current, rest: components[(index + 1)...])
             case .key(let key):
                 current = try lookup(current, key)
                 index += 1

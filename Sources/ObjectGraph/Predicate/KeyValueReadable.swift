@@ -33,7 +33,8 @@ extension KeyValueReadable {
 
 extension EvaluationValue: KeyValueReadable {
     /// Reads `key` from an object or dictionary; on a collection, reads it from every element
-    /// (key-value coding's array rule); nil stays nil.
+    /// (key-value coding's array rule); nil stays nil; a scalar answers the keys of
+    /// ``ScalarKeys`` (`length` of a string, `intValue`, …).
     public func predicateValue(forKey key: String) throws -> EvaluationValue {
         switch self {
         case .object(let object):
@@ -45,8 +46,7 @@ extension EvaluationValue: KeyValueReadable {
         case .value(.null):
             return .null
         case .value(let scalar):
-            throw PredicateEvaluationError.typeMismatch(
-                "cannot read key '\(key)' of the value \(scalar)")
+            return try ScalarKeys.value(of: scalar, forKey: key)
         }
     }
 

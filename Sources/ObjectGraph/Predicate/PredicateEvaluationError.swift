@@ -21,6 +21,9 @@ public enum PredicateEvaluationError: Error, Sendable, Hashable, CustomStringCon
     case divisionByZero
     /// A `FUNCTION(…)` selector or `CAST` class that ObjectGraph does not implement.
     case unsupported(String)
+    /// An `@name` key path component that is not a collection operator (`items.@lastObject`):
+    /// the parser accepts it, as Apple's does, and evaluating it fails, as on Apple platforms.
+    case unknownCollectionOperator(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -36,6 +39,10 @@ public enum PredicateEvaluationError: Error, Sendable, Hashable, CustomStringCon
         case .arithmeticOverflow(let operation): return "integer overflow in \(operation)"
         case .divisionByZero: return "division by zero"
         case .unsupported(let what): return "unsupported: \(what)"
+        case .unknownCollectionOperator(let name):
+            return "\(name) is not a collection operator (@count, @sum, @avg, @min, @max,"
+                + " @unionOfObjects, @distinctUnionOfObjects, @unionOfArrays,"
+                + " @distinctUnionOfArrays, @distinctUnionOfSets)"
         }
     }
 }

@@ -57,3 +57,28 @@ public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
     /// `@distinctUnionOfSets`: the elements of the element sets, without duplicates.
     case distinctUnionOfSets
 }
+
+extension PredicateKeyPath {
+    /// The components with the same meaning in a simpler form, for translators: `self` keys
+    /// dropped (the value itself), and `@name` keys that name a collection operator (from
+    /// `#"@count"` or a `%K` text) as that operator.
+    static func normalized(_ components: ArraySlice<Component>) -> ArraySlice<Component> {
+        guard
+            components.contains(where: {
+                if case .key(let key) = $0 { return key == "self" || key.hasPrefix("@") }
+                return false
+            })
+        else { return components }
+        return ArraySlice(
+            components.compactMap { component -> Component? in
+                guard case .key(let key) = component else { return component }
+                if key == "self" { return nil }
+                if key.hasPrefix("@"),
+                    let op = CollectionOperator(rawValue: String(key.dropFirst()))
+                {
+                    return .operator(op)
+                }
+                return component
+            })
+    }
+}

@@ -98,7 +98,7 @@ extension PredicateParser {
         while true {
             if current.isSymbol(".") {
                 advance()
-                let more = try keyPathComponent()
+                let more = try keyPathComponents()
                 switch result {
                 case .keyPath(let path) where mergesKeyPaths:
                     result = .keyPath(try continuedKeyPath(path, more))
@@ -107,7 +107,7 @@ extension PredicateParser {
                 default:
                     try enter()
                     levels += 1
-                    result = .member(result, PredicateKeyPath([more]))
+                    result = .member(result, try continuedKeyPath(PredicateKeyPath([]), more))
                     mergesKeyPaths = true
                 }
             } else if current.isSymbol("[") {
@@ -140,31 +140,43 @@ extension PredicateParser {
     /// in place, so that a key path of n components parses in time linear in n (appending to
     /// a copy of the path taken out of the expression each time copied it, quadratic).
     mutating func continuedKeyPath(
-        _ path: PredicateKeyPath, _ more: PredicateKeyPath.Component
+        _ path: PredicateKeyPath, _ more: [PredicateKeyPath.Component]
     ) throws(PredicateSyntaxError) -> PredicateKeyPath {
         var components = path.components
-        components.append(more)
+        components.append(contentsOf: more)
         while current.isSymbol(".") {
             advance()
-            components.append(try keyPathComponent())
+            components.append(contentsOf: try keyPathComponents())
         }
         return PredicateKeyPath(components)
     }
 
-    mutating func keyPathComponent() throws(PredicateSyntaxError) -> PredicateKeyPath.Component {
-        switch current.kind {
+    /// One step of a key path after a `.`: a key, an `@name` (a collection operator; an
+    /// unknown one stays the key `@name`, an evaluation error as on Apple platforms, not a
+    /// syntax error), or `%K`, whose key path (`"a.b"`: several components) is spliced in.
+    mutating func keyPathComponents() throws(PredicateSyntaxError) -> [PredicateKeyPath.Component] {
+        let token = current
+        switch token.kind {
         case .identifier(let name), .escapedIdentifier(let name):
             advance()
-            return .key(name)
+            return [.key(name)]
         case .atIdentifier(let name):
-            guard let op = CollectionOperator(rawValue: name) else {
-                throw error("a collection operator (@count, @sum, @avg, @min, @max, …)")
-            }
             advance()
-            return .operator(op)
+            return [Self.atComponent(name)]
+        case .formatArgument("K"):
+            advance()
+            guard case .keyPath(let path) = try formatArgument("K", token: token) else {
+                throw error("a key path argument for %K", at: token)
+            }
+            return path.components
         default:
             throw error("a key name")
         }
+    }
+
+    /// `@name`: the collection operator it names, or the key `@name` when it names none.
+    static func atComponent(_ name: String) -> PredicateKeyPath.Component {
+        CollectionOperator(rawValue: name).map { .operator($0) } ?? .key("@" + name)
     }
 
     // MARK: Primary expressions
@@ -185,7 +197,7 @@ extension PredicateParser {
             advance()
             return try formatArgument(conversion, token: token)
         case .atIdentifier, .escapedIdentifier:
-            return .keyPath(PredicateKeyPath([try keyPathComponent()]))
+            return .keyPath(PredicateKeyPath(try keyPathComponents()))
         case .symbol("{"):
             try enter()
             defer { leave() }

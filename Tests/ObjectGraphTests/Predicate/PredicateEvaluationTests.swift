@@ -198,7 +198,7 @@ private typealias Expression = ObjectGraph.Expression
         ("name + 1 == 1", .typeMismatch("+ needs numbers, not \"Café\"")),
         ("FUNCTION(name, 'reverse') == 1", .unsupported("FUNCTION with selector reverse")),
         ("CAST(name, 'NSFoo') == 1", .unsupported("CAST of \"Café\" to NSFoo")),
-        ("name.first == 1", .typeMismatch("cannot read key 'first' of the value \"Café\"")),
+        ("name.first == 1", .unknownKey("first", in: "NSString")),
         ("@sum == 1", .typeMismatch("@sum needs a collection, not <Opaque>")),
     ]
 

@@ -14,6 +14,7 @@ struct PredicateGenerator {
 
     static let keys = [
         "name", "age", "tags", "kids", "dept", "in", "size", "first", "x_1", "Ünï", "nothing",
+        "self", "length", "@lastObject", "@count",
     ]
     static let variables = ["X", "min", "in", "v_2"]
     static let selectors = [

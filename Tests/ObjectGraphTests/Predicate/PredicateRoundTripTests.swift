@@ -39,6 +39,24 @@ private typealias Expression = ObjectGraph.Expression
         }
     }
 
+    /// Apple's key path forms (issue 20) print to text that parses back to the same tree and
+    /// prints the same: `%K` spliced into key paths, unknown `@name` keys, `#self`, string keys.
+    @Test func keyPathFormsAreFixedPoints() throws {
+        let cases: [(String, [Any?])] = [
+            ("ANY %K.%K == 1", ["kids", "age"]), ("$x.%K.@lastObject == 1", ["a.b"]),
+            ("SUBQUERY(%K, $k, $k.%K == $k).@count > 0", ["kids", "self"]),
+            ("items.@foo.#self.name.length > 2", []), ("%K == 1", ["a.@bar.#\"x y\""]),
+            ("kids.%K == 1", ["@count"]), ("kids.#\"@count\" == 1", []),
+        ]
+        for (format, arguments) in cases {
+            let parsed = try Predicate(format: format, argumentArray: arguments)
+            let text = parsed.description
+            let reparsed = try Predicate(format: text)
+            #expect(reparsed == parsed, "\(format) printed \(text)")
+            #expect(reparsed.description == text, "\(format)")
+        }
+    }
+
     private func outcome(_ predicate: Predicate, _ object: EvaluationValue) -> String {
         do {
             return try predicate.evaluate(with: object, variables: ["X": 1, "min": "a"])

@@ -26,15 +26,21 @@ struct StoreDifferentialTests {
         try db.close()
     }
 
+    /// A read-only coordinator on a new store file in `folder` holding the data set.
+    static func openStore(_ data: DifferentialDataSet, in folder: URL) throws -> StoreCoordinator {
+        let url = folder.appendingPathComponent("Differential.sqlite")
+        try makeStore(data, at: url)
+        let coordinator = StoreCoordinator(model: data.model)
+        try coordinator.addStore(type: .sqlite, at: url, options: StoreOptions(isReadOnly: true))
+        return coordinator
+    }
+
     @Test("1,000 generated fetches through the store equal the evaluator's answers")
     func differential() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
         let data = try DifferentialDataSet(seed: 20_261_130)
-        let url = folder.appendingPathComponent("Differential.sqlite")
-        try Self.makeStore(data, at: url)
-        let coordinator = StoreCoordinator(model: data.model)
-        try coordinator.addStore(type: .sqlite, at: url, options: StoreOptions(isReadOnly: true))
+        let coordinator = try Self.openStore(data, in: folder)
         var generator = DifferentialPredicateGenerator(seed: 7, data: data)
         var compared = 0
         var inSQL = 0

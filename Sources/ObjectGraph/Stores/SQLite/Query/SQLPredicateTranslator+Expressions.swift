@@ -78,12 +78,7 @@ extension SQLPredicateTranslator {
                 throw .unsupported(
                     text, reason: "FUNCTION methods other than string case and length")
             }
-            var call = SQLFragment(
-                SQLPiece("\(SQLFunctions.method)(") + SQLPiece.bound(.text(selector)) + ", "
-                    + value.piece + ")",
-                kind: result)
-            call.isInteger = result == .number
-            return call
+            return methodCall(selector, on: value, result: result)
         case .ternary(let condition, let whenTrue, let whenFalse):
             let test = try self.condition(condition, scope)
             let yes = try scalar(whenTrue, scope)

@@ -9,6 +9,7 @@ extension SQLPredicateTranslator {
         fragment expression: Expression
     ) throws(SQLTranslationError) -> SQLOperand {
         var text: String { expression.description }
+        let components = PredicateKeyPath.normalized(components)
         var current = start
         var source: SQLCollectionSource?
         var toOneInsideCollection = false
@@ -36,13 +37,15 @@ extension SQLPredicateTranslator {
                         op, over: scoped, rest: components[(index + 1)...], fragment: text))
             case .key(let key):
                 if let attribute = schema.attribute(key, of: current.entity) {
-                    guard isLast else {
-                        throw .unsupported(
-                            text, reason: "the key path continues after the attribute '\(key)'")
+                    var value = try column(of: attribute, in: current, fragment: text)
+                    for method in components[(index + 1)...] {
+                        value = try scalarKey(method, of: value, after: key, fragment: text)
                     }
-                    return finish(
-                        try column(of: attribute, in: current, fragment: text),
-                        endsOnObjects: false)
+                    return finish(value, endsOnObjects: false)
+                }
+                if key.hasPrefix("@") {
+                    throw .unsupported(
+                        text, reason: "\(key) is not a collection operator (an evaluation error)")
                 }
                 guard let relationship = schema.relationship(key, of: current.entity) else {
                     throw .unsupported(
@@ -87,6 +90,33 @@ extension SQLPredicateTranslator {
             index += 1
         }
         return finish(objectFragment(current, nullable: true), endsOnObjects: false)
+    }
+
+    /// A key of a string value (`name.length`, `name.uppercaseString`) through `og_method`,
+    /// which reads it as the evaluator does (``ScalarKeys``).
+    private func scalarKey(
+        _ component: PredicateKeyPath.Component, of value: SQLFragment, after attribute: String,
+        fragment: String
+    ) throws(SQLTranslationError) -> SQLFragment {
+        guard case .key(let key) = component, value.kind == .string,
+            let result = SQLFunctions.methodResults[key]
+        else {
+            throw .unsupported(
+                fragment, reason: "the key path continues after the attribute '\(attribute)'")
+        }
+        return methodCall(key, on: value, result: result)
+    }
+
+    /// `og_method(selector, value)`: a string method without arguments, as
+    /// `FunctionEvaluator.method` runs it.
+    func methodCall(_ selector: String, on value: SQLFragment, result: SQLValueKind)
+        -> SQLFragment
+    {
+        var call = SQLFragment(
+            SQLPiece("\(SQLFunctions.method)(") + SQLPiece.bound(.text(selector)) + ", "
+                + value.piece + ")", kind: result)
+        call.isInteger = result == .number
+        return call
     }
 
     /// The column of an attribute of the object in `scope`.
