@@ -58,11 +58,14 @@ struct ObjectGraphCodegenPlugin: BuildToolPlugin {
     }
 
     /// The files inside `model` (its `contents` files, `.xccurrentversion`), so an edit reruns
-    /// the command.
+    /// the command. A model that is a link (`Examples/School`'s points into `Models/`) is
+    /// walked where it points: the enumerator does not follow a link it starts at, and the link
+    /// alone as the input would not rerun the command when a file in the model is edited.
     static func contents(of model: URL) -> [URL] {
         guard
             let walker = FileManager.default.enumerator(
-                at: model, includingPropertiesForKeys: [.isRegularFileKey])
+                at: model.resolvingSymlinksInPath(), includingPropertiesForKeys: [.isRegularFileKey]
+            )
         else { return [model] }
         var files: [URL] = []
         for case let url as URL in walker
