@@ -41,15 +41,12 @@ enum MigrationBridge {
     static func mappingModels(besides bundleURL: URL, versions: [ModelVersion]) throws
         -> [MappingModel]
     {
-        // STUB until archive (A) merges: no mapping model is read yet.
-        []
+        try MappingModelLocator.mappingModels(besides: bundleURL, versions: versions)
     }
 
     /// The mapping model in the `.xcmappingmodel` folder at `url`.
     static func mappingModel(at url: URL, versions: [ModelVersion]) throws -> MappingModel {
-        // STUB until archive (A) merges.
-        throw MigrationError.unreadableMappingModel(
-            path: url.path, reason: "reading .xcmappingmodel files is not built yet")
+        try MappingModel(contentsOf: url, versions: versions)
     }
 
     // MARK: - Rows (part C)
@@ -70,8 +67,11 @@ enum MigrationBridge {
         at url: URL, steps: [MigrationStep], busyTimeout: TimeInterval,
         progress: @escaping (MigrationProgress) -> Void
     ) throws {
-        // STUB until sqlite (D) merges: the store is rebuilt in a staging file through the row
-        // mapper and moved over the old file.
-        try StubSQLiteMigration.migrate(at: url, steps: steps, progress: progress)
+        try SQLiteStore.migrate(
+            at: url, steps: steps, busyTimeout: busyTimeout,
+            rowMapper: { step, rows, source, destination in
+                try MigrationRows.map(
+                    step, rows: rows, source: source, destination: destination, progress: nil)
+            }, progress: progress)
     }
 }

@@ -39,10 +39,10 @@ public struct MigrationOptions: Sendable, Hashable {
     public var stages: [MigrationStage]
     /// Called with the migration's progress, on the thread that adds the store.
     public var progress: (@Sendable (MigrationProgress) -> Void)?
-    /// The hook for a store whose hashes match no version: the model the store carries (a
-    /// SQLite store's `Z_MODELCACHE`), given the store's file and metadata, or `nil`. The
-    /// reading of `Z_MODELCACHE` itself is not built yet; until it is, an application may
-    /// supply the model it knows wrote such stores.
+    /// The model that wrote a store whose hashes match no version, given the store's file and
+    /// metadata, or `nil`. Unset, a SQLite store's own `Z_MODELCACHE` (the model Core Data
+    /// keeps inside it) is used, as Core Data does; set it to supply the model an application
+    /// knows wrote such stores, or to refuse them (`{ _, _ in nil }`).
     public var storeModel: (@Sendable (URL, StoreMetadata) throws -> ModelVersion?)?
     /// Where ``progressUpdates()`` streams go.
     var updates: MigrationProgressUpdates?

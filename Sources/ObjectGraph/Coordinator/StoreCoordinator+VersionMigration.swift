@@ -28,7 +28,7 @@ extension StoreCoordinator {
         }
         let check = metadata.compatibility(with: model)
         guard !check.isCompatible else { return [] }
-        return try plan(for: metadata, at: url, compatibility: check, options: options)
+        return try plan(for: metadata, at: url, type: type, compatibility: check, options: options)
     }
 
     /// Migrates the store at `url` when it was written with another version (called by
@@ -49,7 +49,8 @@ extension StoreCoordinator {
         guard migration.migratesAutomatically else {
             throw StoreError.incompatibleModel(path: url.path, compatibility: check)
         }
-        let steps = try plan(for: metadata, at: url, compatibility: check, options: migration)
+        let steps = try plan(
+            for: metadata, at: url, type: type, compatibility: check, options: migration)
         try StoreMigrationRunner(
             url: url, type: type, steps: steps, stages: migration.stages,
             busyTimeout: options.busyTimeout, report: migration.report
@@ -58,11 +59,21 @@ extension StoreCoordinator {
 
     /// The steps from the store's version (found by `metadata`'s hashes) to the model.
     private func plan(
-        for metadata: StoreMetadata, at url: URL, compatibility: ModelCompatibility,
+        for metadata: StoreMetadata, at url: URL, type: StoreType,
+        compatibility: ModelCompatibility,
         options: MigrationOptions
     ) throws -> [MigrationStep] {
         var versions = options.versions.isEmpty ? modelVersions : options.versions
-        let carried = try options.storeModel?(url, metadata)
+        // The model the store carries: the application's hook, else a SQLite store's
+        // Z_MODELCACHE (what Core Data falls back to); read only when no version matches.
+        let storeModel = {
+            if let hook = options.storeModel { return try hook(url, metadata) }
+            guard type == .sqlite, let model = try Self.cachedModel(ofStoreAt: url) else {
+                return nil
+            }
+            return ModelVersion(name: "the model in the store", model: model)
+        }
+        let carried = versions.isEmpty ? try storeModel() : nil
         if versions.isEmpty && carried == nil {
             // Nothing to migrate from: the store is refused as before versions were known.
             throw StoreError.incompatibleModel(path: url.path, compatibility: compatibility)
@@ -82,7 +93,8 @@ extension StoreCoordinator {
                 current: destination)
         } catch {
             // The hook for the model the store carries (Z_MODELCACHE, once it can be read).
-            guard let carried, carried.model.entityVersionHashes == metadata.versionHashes
+            guard let carried = try carried ?? storeModel(),
+                carried.model.entityVersionHashes == metadata.versionHashes
             else { throw error }
             // Such a model is no version of the bundle: the one step goes straight to the model.
             source = carried
