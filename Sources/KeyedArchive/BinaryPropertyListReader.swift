@@ -46,7 +46,8 @@ struct BinaryPropertyListReader {
         }
         guard top < objects else {
             throw .malformedPropertyList(
-                offset: trailer + 16, reason: "top object \(top) is not among the \(objects) objects")
+                offset: trailer + 16,
+                reason: "top object \(top) is not among the \(objects) objects")
         }
         let tableBytes = objects.multipliedReportingOverflow(by: UInt64(offsetSize))
         let tableEnd = table.addingReportingOverflow(tableBytes.partialValue)

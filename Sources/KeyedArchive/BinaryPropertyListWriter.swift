@@ -20,7 +20,9 @@ struct BinaryPropertyListWriter {
         }
         let tableOffset = output.count
         let offsetSize = Self.byteCount(for: UInt64(tableOffset))
-        for offset in offsets { Self.appendBigEndian(UInt64(offset), size: offsetSize, to: &output) }
+        for offset in offsets {
+            Self.appendBigEndian(UInt64(offset), size: offsetSize, to: &output)
+        }
         output += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
         Self.appendBigEndian(UInt64(objects.count), size: 8, to: &output)
         Self.appendBigEndian(0, size: 8, to: &output)
@@ -81,7 +83,9 @@ struct BinaryPropertyListWriter {
             let keyReferences = keys.map { add(.string($0)) }
             let valueReferences = keys.map { key in add(entries[key] ?? .null) }
             body = Self.marker(0xD, count: keys.count)
-            for reference in keyReferences + valueReferences { appendReference(reference, to: &body) }
+            for reference in keyReferences + valueReferences {
+                appendReference(reference, to: &body)
+            }
         }
         objects[index] = body
         return index

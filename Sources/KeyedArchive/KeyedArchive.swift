@@ -92,7 +92,8 @@ public final class KeyedArchive: Sendable {
                 guard reference < UInt64(objects.count) else {
                     throw .malformedObject(
                         index: max(owner, 0),
-                        reason: "refers to object \(reference), but the archive has \(objects.count)")
+                        reason:
+                            "refers to object \(reference), but the archive has \(objects.count)")
                 }
                 return try value(at: Int(reference), depth: depth)
             case .null: return .null
@@ -168,7 +169,8 @@ public final class KeyedArchive: Sendable {
                 var entries: [ArchivedValue: ArchivedValue] = [:]
                 for (key, value) in zip(keys, values) {
                     guard entries.updateValue(value, forKey: key) == nil else {
-                        throw .malformedObject(index: index, reason: "a dictionary key appears twice")
+                        throw .malformedObject(
+                            index: index, reason: "a dictionary key appears twice")
                     }
                 }
                 return .dictionary(entries)
@@ -228,7 +230,8 @@ public final class KeyedArchive: Sendable {
                 let name = record["$classname"]?.string
             else {
                 throw .malformedObject(
-                    index: index, reason: "$class \(reference) is not a class record with a $classname")
+                    index: index,
+                    reason: "$class \(reference) is not a class record with a $classname")
             }
             var classes: [String] = []
             if case .array(let names)? = record["$classes"] {

@@ -42,16 +42,21 @@ public struct KeyedArchiveBuilder: Sendable {
     /// Adds an `NSArray` of the referenced elements.
     public mutating func addArray(_ elements: [PropertyListObject]) -> PropertyListObject {
         addObject(
-            className: "NSArray", superclasses: ["NSObject"], fields: ["NS.objects": .array(elements)])
+            className: "NSArray", superclasses: ["NSObject"],
+            fields: ["NS.objects": .array(elements)])
     }
 
     /// Adds an `NSDictionary` of the referenced keys and values.
-    public mutating func addDictionary(_ entries: [(key: PropertyListObject, value: PropertyListObject)])
+    public mutating func addDictionary(
+        _ entries: [(key: PropertyListObject, value: PropertyListObject)]
+    )
         -> PropertyListObject
     {
         addObject(
             className: "NSDictionary", superclasses: ["NSObject"],
-            fields: ["NS.keys": .array(entries.map(\.key)), "NS.objects": .array(entries.map(\.value))])
+            fields: [
+                "NS.keys": .array(entries.map(\.key)), "NS.objects": .array(entries.map(\.value)),
+            ])
     }
 
     /// The archive's bytes, with `root` as `$top`'s `root`.

@@ -46,11 +46,15 @@ import Testing
                 }
             case .object(let object):
                 guard seen.insert(object.index).inserted else { return }
-                for key in object.keys { if let field = try object.value(forKey: key) { try visit(field) } }
+                for key in object.keys {
+                    if let field = try object.value(forKey: key) { try visit(field) }
+                }
             default: break
             }
         }
-        for key in archive.topKeys { if let value = try archive.topValue(forKey: key) { try visit(value) } }
+        for key in archive.topKeys {
+            if let value = try archive.topValue(forKey: key) { try visit(value) }
+        }
         return count
     }
 

@@ -59,8 +59,10 @@ import Testing
         let list = builder.addArray([.uid(2)])  // the array is object 2 (after its class record)
         #expect(list == .uid(2))
         let archive = try KeyedArchive(data: builder.archive(root: list))
-        #expect(throws: KeyedArchiveError.malformedObject(
-            index: 2, reason: "contains itself (a reference cycle)")) {
+        #expect(
+            throws: KeyedArchiveError.malformedObject(
+                index: 2, reason: "contains itself (a reference cycle)")
+        ) {
             try archive.rootValue()
         }
     }
@@ -70,14 +72,18 @@ import Testing
         var builder = KeyedArchiveBuilder()
         let list = builder.addArray([.uid(99)])
         let archive = try KeyedArchive(data: builder.archive(root: list))
-        #expect(throws: KeyedArchiveError.malformedObject(
-            index: 2, reason: "refers to object 99, but the archive has 3")) {
+        #expect(
+            throws: KeyedArchiveError.malformedObject(
+                index: 2, reason: "refers to object 99, but the archive has 3")
+        ) {
             try archive.rootValue()
         }
         var classless = KeyedArchiveBuilder()
         let object = classless.add(.dictionary(["NSName": .integer(1)]))
-        #expect(throws: KeyedArchiveError.malformedObject(
-            index: 1, reason: "an object without a $class reference")) {
+        #expect(
+            throws: KeyedArchiveError.malformedObject(
+                index: 1, reason: "an object without a $class reference")
+        ) {
             try KeyedArchive(data: classless.archive(root: object)).rootValue()
         }
     }
@@ -85,17 +91,24 @@ import Testing
     @Test("property lists that are not keyed archives are refused")
     func notKeyedArchives() {
         let plain = BinaryPropertyList.encode(.dictionary(["a": .integer(1)]))
-        #expect(throws: KeyedArchiveError.notAKeyedArchive(reason: "there is no $archiver string")) {
+        #expect(throws: KeyedArchiveError.notAKeyedArchive(reason: "there is no $archiver string"))
+        {
             try KeyedArchive(data: plain)
         }
         let other = BinaryPropertyList.encode(
-            .dictionary(["$archiver": .string("Other"), "$objects": .array([]), "$top": .dictionary([:])]))
-        #expect(throws: KeyedArchiveError.notAKeyedArchive(
-            reason: "$archiver is \"Other\", not NSKeyedArchiver")) {
+            .dictionary([
+                "$archiver": .string("Other"), "$objects": .array([]), "$top": .dictionary([:]),
+            ]))
+        #expect(
+            throws: KeyedArchiveError.notAKeyedArchive(
+                reason: "$archiver is \"Other\", not NSKeyedArchiver")
+        ) {
             try KeyedArchive(data: other)
         }
         let array = BinaryPropertyList.encode(.array([]))
-        #expect(throws: KeyedArchiveError.notAKeyedArchive(reason: "the top object is not a dictionary")) {
+        #expect(
+            throws: KeyedArchiveError.notAKeyedArchive(reason: "the top object is not a dictionary")
+        ) {
             try KeyedArchive(data: array)
         }
     }

@@ -35,7 +35,8 @@ extension ArchivedPredicateDecoder {
     static func member(_ base: Expression, _ path: PredicateKeyPath) -> Expression {
         switch base {
         case .evaluatedObject: return .keyPath(path)
-        case .keyPath(let first): return .keyPath(PredicateKeyPath(first.components + path.components))
+        case .keyPath(let first):
+            return .keyPath(PredicateKeyPath(first.components + path.components))
         case .member(let inner, let first):
             return .member(inner, PredicateKeyPath(first.components + path.components))
         default: return .member(base, path)
@@ -66,7 +67,8 @@ extension ArchivedPredicateDecoder {
         guard let function = BuiltinFunction.lookup(selector), function.selector == selector else {
             throw ArchivedPredicateError(
                 className: object.className,
-                reason: "archived \(object.className): function \(selector) has no ObjectGraph form")
+                reason: "archived \(object.className): function \(selector) has no ObjectGraph form"
+            )
         }
         guard decoded.count == function.arity else { throw arity(object, selector, decoded.count) }
         return .function(selector, decoded)

@@ -105,7 +105,8 @@ struct ArchivedPredicateDecoder {
         case .data(let bytes): return .data(bytes)
         case .date(let date): return .date(date)
         case .object(let object) where object.className == "NSUUID":
-            if case .data(let bytes)? = try optionalField(object, "NS.uuidbytes"), bytes.count == 16 {
+            if case .data(let bytes)? = try optionalField(object, "NS.uuidbytes"), bytes.count == 16
+            {
                 let b = [UInt8](bytes)
                 return .uuid(
                     UUID(
@@ -141,7 +142,8 @@ struct ArchivedPredicateDecoder {
         throws(ArchivedPredicateError) -> ArchivedObject
     {
         guard case .object(let object) = value else {
-            throw ArchivedPredicateError(reason: "expected an archived \(kind), found \(Self.kind(of: value))")
+            throw ArchivedPredicateError(
+                reason: "expected an archived \(kind), found \(Self.kind(of: value))")
         }
         guard object.isKind(of: kind) else {
             throw ArchivedPredicateError(
@@ -186,7 +188,9 @@ struct ArchivedPredicateDecoder {
 
     /// The string field `key` of `object`.
     func string(_ object: ArchivedObject, _ key: String) throws(ArchivedPredicateError) -> String {
-        guard let text = try field(object, key).string else { throw mismatch(object, key, "a string") }
+        guard let text = try field(object, key).string else {
+            throw mismatch(object, key, "a string")
+        }
         return text
     }
 
@@ -219,6 +223,7 @@ struct ArchivedPredicateDecoder {
     {
         ArchivedPredicateError(
             className: object.className,
-            reason: "archived \(object.className) (object \(object.index)): \(key) is not \(expected)")
+            reason:
+                "archived \(object.className) (object \(object.index)): \(key) is not \(expected)")
     }
 }

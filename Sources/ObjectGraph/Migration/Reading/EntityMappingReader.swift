@@ -134,7 +134,8 @@ struct EntityMappingReader {
             return
         }
         guard case .aggregate(let parts) = expression, parts.count == 3 else {
-            throw file.failure(object, "\(attribute) \"\(text)\" is not FETCH(request, context, NO)")
+            throw file.failure(
+                object, "\(attribute) \"\(text)\" is not FETCH(request, context, NO)")
         }
         let countOnly = parts[2] == .constant(.bool(true)) || parts[2] == .constant(.integer(1))
         try fold(parts[0], countOnly: countOnly, into: &mapping)
@@ -200,7 +201,9 @@ struct EntityMappingReader {
     }
 
     /// The user info archived in `userinfodata` (an `NSDictionary`), values as text.
-    private func userInfo(_ owner: MappingModelFile.Object) throws(MigrationError) -> [String: String] {
+    private func userInfo(_ owner: MappingModelFile.Object) throws(MigrationError) -> [String:
+        String]
+    {
         guard let data = try file.data(owner, "userinfodata") else { return [:] }
         do {
             guard case .dictionary(let entries) = try KeyedArchive(data: data).rootValue() else {

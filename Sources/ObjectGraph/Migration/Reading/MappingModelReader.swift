@@ -77,7 +77,8 @@ struct MappingModelReader {
         guard let version = versions.first(where: { $0.name == name }) else {
             let known = versions.map(\.name).joined(separator: ", ")
             throw file.failure(
-                root, "\(attribute) names version \"\(name)\", which is not among the versions"
+                root,
+                "\(attribute) names version \"\(name)\", which is not among the versions"
                     + " (\(known.isEmpty ? "none" : known))")
         }
         return version
@@ -88,8 +89,10 @@ struct MappingModelReader {
     private func orderedEntityMappings() throws(MigrationError) -> [MappingModelFile.Object] {
         let listed = try file.related(root, "entitymappings", type: "XDDEVENTITYMAPPING")
         let numbered = listed.enumerated().map { (position, object) in
-            (number: file.string(object, "mappingnumber").flatMap { Int($0) } ?? Int.max,
-             position: position, object: object)
+            (
+                number: file.string(object, "mappingnumber").flatMap { Int($0) } ?? Int.max,
+                position: position, object: object
+            )
         }
         return numbered.sorted { ($0.number, $0.position) < ($1.number, $1.position) }
             .map(\.object)

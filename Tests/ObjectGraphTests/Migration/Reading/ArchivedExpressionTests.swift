@@ -28,7 +28,9 @@ import Testing
 
     @Test("key paths on $source, on the object and with collection operators")
     func keyPaths() throws {
-        let source = try Self.expression { $0.keyPath("numberOfFlagella", on: $0.variable("source")) }
+        let source = try Self.expression {
+            $0.keyPath("numberOfFlagella", on: $0.variable("source"))
+        }
         #expect(source == (try Expression(format: "$source.numberOfFlagella")))
         #expect(source.description == "$source.numberOfFlagella")
         let plain = try Self.expression { $0.keyPath("department.name") }
@@ -59,8 +61,12 @@ import Testing
             + " \"PersonToPerson\", $source.friends)"
         let decoded = try Self.expression { a in
             a.function(
-                "destinationInstancesForEntityMappingNamed:sourceInstances:", on: a.variable("manager"),
-                [a.constant(.string("PersonToPerson")), a.keyPath("friends", on: a.variable("source"))])
+                "destinationInstancesForEntityMappingNamed:sourceInstances:",
+                on: a.variable("manager"),
+                [
+                    a.constant(.string("PersonToPerson")),
+                    a.keyPath("friends", on: a.variable("source")),
+                ])
         }
         #expect(decoded == (try Expression(format: format)))
         #expect(decoded.description == format)
@@ -73,19 +79,31 @@ import Testing
         }
         #expect(product == (try Expression(format: "price * quantity")))
         let sum = try Self.expression { a in
-            a.builtin("sum:", [a.expression("NSAggregateExpression", type: 14, [
-                "NSCollection": a.list([a.constant(.integer(1)), a.constant(.integer(2))])])])
+            a.builtin(
+                "sum:",
+                [
+                    a.expression(
+                        "NSAggregateExpression", type: 14,
+                        [
+                            "NSCollection": a.list([
+                                a.constant(.integer(1)), a.constant(.integer(2)),
+                            ])
+                        ])
+                ])
         }
         #expect(sum == (try Expression(format: "sum:({1, 2})")))
         let first = try Self.expression { a in
-            a.builtin("objectFrom:withIndex:", [
-                a.keyPath("items"),
-                a.expression("NSSymbolicExpression", type: 11, ["NSToken": a.string("FIRST")]),
-            ])
+            a.builtin(
+                "objectFrom:withIndex:",
+                [
+                    a.keyPath("items"),
+                    a.expression("NSSymbolicExpression", type: 11, ["NSToken": a.string("FIRST")]),
+                ])
         }
         #expect(first == (try Expression(format: "items[FIRST]")))
         let cast = try Self.expression { a in
-            a.builtin("castObject:toType:", [a.constant(.integer(0)), a.constant(.string("NSDate"))])
+            a.builtin(
+                "castObject:toType:", [a.constant(.integer(0)), a.constant(.string("NSDate"))])
         }
         #expect(cast == .constant(.date(Date(timeIntervalSinceReferenceDate: 0))))
     }
@@ -107,10 +125,17 @@ import Testing
             let named = a.comparison(a.keyPath("name"), 5, a.constant(.string("")))
             return a.compound(1, [older, a.compound(0, [named]), a.truePredicate()])
         }
-        #expect(compound == (try Predicate(format: "age > 18 AND NOT (name != \"\") AND TRUEPREDICATE")))
+        #expect(
+            compound == (try Predicate(format: "age > 18 AND NOT (name != \"\") AND TRUEPREDICATE"))
+        )
         let between = try Self.predicate { a in
-            a.comparison(a.keyPath("age"), 100, a.expression("NSAggregateExpression", type: 14, [
-                "NSCollection": a.list([a.constant(.integer(1)), a.constant(.integer(9))])]))
+            a.comparison(
+                a.keyPath("age"), 100,
+                a.expression(
+                    "NSAggregateExpression", type: 14,
+                    [
+                        "NSCollection": a.list([a.constant(.integer(1)), a.constant(.integer(9))])
+                    ]))
         }
         #expect(between == (try Predicate(format: "age BETWEEN {1, 9}")))
     }
@@ -118,18 +143,23 @@ import Testing
     @Test("subqueries and conditionals")
     func subqueryAndTernary() throws {
         let subquery = try Self.expression { a in
-            let condition = a.comparison(a.keyPath("age", on: a.variable("x")), 2, a.constant(.integer(3)))
-            return a.expression("NSSubqueryExpression", type: 13, [
-                "NSExpression": a.keyPath("children"), "NSVariable": a.string("x"),
-                "NSSubpredicate": condition,
-            ])
+            let condition = a.comparison(
+                a.keyPath("age", on: a.variable("x")), 2, a.constant(.integer(3)))
+            return a.expression(
+                "NSSubqueryExpression", type: 13,
+                [
+                    "NSExpression": a.keyPath("children"), "NSVariable": a.string("x"),
+                    "NSSubpredicate": condition,
+                ])
         }
         #expect(subquery == (try Expression(format: "SUBQUERY(children, $x, $x.age > 3)")))
         let ternary = try Self.expression { a in
-            a.expression("NSTernaryExpression", type: 20, [
-                "NSPredicate": a.truePredicate(), "NSTrueExpression": a.constant(.integer(1)),
-                "NSFalseExpression": a.constant(.integer(2)),
-            ])
+            a.expression(
+                "NSTernaryExpression", type: 20,
+                [
+                    "NSPredicate": a.truePredicate(), "NSTrueExpression": a.constant(.integer(1)),
+                    "NSFalseExpression": a.constant(.integer(2)),
+                ])
         }
         #expect(ternary == (try Expression(format: "TERNARY(TRUEPREDICATE, 1, 2)")))
     }
@@ -145,14 +175,16 @@ import Testing
         }
         do {
             _ = try Self.predicate { a in
-                a.comparison(a.keyPath("a"), 11, a.keyPath("b"), operatorClass: "NSCustomPredicateOperator")
+                a.comparison(
+                    a.keyPath("a"), 11, a.keyPath("b"), operatorClass: "NSCustomPredicateOperator")
             }
             Issue.record("a custom selector predicate decoded")
         } catch {
             #expect(error.description.contains("custom selector"))
         }
+        // An expression where a predicate belongs.
         #expect(throws: ArchivedPredicateError.self) {
-            _ = try Self.predicate { $0.keyPath("name") }  // an expression where a predicate belongs
+            _ = try Self.predicate { $0.keyPath("name") }
         }
     }
 
@@ -162,7 +194,8 @@ import Testing
         // Objects: 1 the list's class record, 2 the list, 3 the aggregate's class record, 4 the
         // aggregate, whose collection lists the aggregate itself.
         let list = archive.list([.uid(4)])
-        let aggregate = archive.expression("NSAggregateExpression", type: 14, ["NSCollection": list])
+        let aggregate = archive.expression(
+            "NSAggregateExpression", type: 14, ["NSCollection": list])
         #expect(aggregate == .uid(4))
         do {
             _ = try Expression(archivedData: archive.data(root: aggregate))

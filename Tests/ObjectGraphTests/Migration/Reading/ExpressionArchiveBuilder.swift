@@ -42,9 +42,12 @@ struct ExpressionArchiveBuilder {
     }
 
     /// `operand.path` (`path` alone on the evaluated object).
-    mutating func keyPath(_ path: String, on operand: PropertyListObject? = nil) -> PropertyListObject {
+    mutating func keyPath(_ path: String, on operand: PropertyListObject? = nil)
+        -> PropertyListObject
+    {
         let base = operand ?? evaluatedObject()
-        let specifier = expression("NSKeyPathSpecifierExpression", type: 10, ["NSKeyPath": string(path)])
+        let specifier = expression(
+            "NSKeyPathSpecifierExpression", type: 10, ["NSKeyPath": string(path)])
         return expression(
             "NSKeyPathExpression", type: 3,
             [
@@ -54,16 +57,23 @@ struct ExpressionArchiveBuilder {
     }
 
     /// `FUNCTION(operand, "selector", arguments…)`.
-    mutating func function(_ selector: String, on operand: PropertyListObject, _ arguments: [PropertyListObject])
+    mutating func function(
+        _ selector: String, on operand: PropertyListObject, _ arguments: [PropertyListObject]
+    )
         -> PropertyListObject
     {
         expression(
             "NSFunctionExpression", type: 4,
-            ["NSOperand": operand, "NSSelectorName": string(selector), "NSArguments": list(arguments)])
+            [
+                "NSOperand": operand, "NSSelectorName": string(selector),
+                "NSArguments": list(arguments),
+            ])
     }
 
     /// A built-in function: its operand is Foundation's function holder class.
-    mutating func builtin(_ selector: String, _ arguments: [PropertyListObject]) -> PropertyListObject {
+    mutating func builtin(_ selector: String, _ arguments: [PropertyListObject])
+        -> PropertyListObject
+    {
         let holder = expression(
             "NSConstantValueExpression", type: 0,
             ["NSConstantValueClassName": string("_NSPredicateUtilities")])
@@ -83,7 +93,9 @@ struct ExpressionArchiveBuilder {
             ])
         return builder.addObject(
             className: "NSComparisonPredicate", superclasses: ["NSPredicate", "NSObject"],
-            fields: ["NSLeftExpression": left, "NSRightExpression": right, "NSPredicateOperator": op])
+            fields: [
+                "NSLeftExpression": left, "NSRightExpression": right, "NSPredicateOperator": op,
+            ])
     }
 
     mutating func compound(_ type: Int64, _ terms: [PropertyListObject]) -> PropertyListObject {

@@ -41,14 +41,19 @@ import Testing
     static func petsExpression() -> Data {
         var archive = ExpressionArchiveBuilder()
         let root = archive.function(
-            "destinationInstancesForEntityMappingNamed:sourceInstances:", on: archive.variable("manager"),
-            [archive.constant(.string("PetToPet")), archive.keyPath("pets", on: archive.variable("source"))])
+            "destinationInstancesForEntityMappingNamed:sourceInstances:",
+            on: archive.variable("manager"),
+            [
+                archive.constant(.string("PetToPet")),
+                archive.keyPath("pets", on: archive.variable("source")),
+            ])
         return archive.data(root: root)
     }
 
     static func blockExpression() -> Data {
         var archive = ExpressionArchiveBuilder()
-        return archive.data(root: archive.expression("NSBlockExpression", type: 19, [:]))
+        let root = archive.expression("NSBlockExpression", type: 19, [:])
+        return archive.data(root: root)
     }
 
     static func attribute(_ name: String, _ type: String, _ value: String) -> String {
@@ -132,9 +137,15 @@ import Testing
         #expect(
             person.relationshipMappings.first?.valueExpression
                 == (try Expression(
-                    format: "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"PetToPet\", $source.pets)")))
-        #expect(person.destinationEntityVersionHash == Self.versions[1].model.entityVersionHashes["Person"])
-        #expect(mapping.entityMapping(named: "Old")?.filterPredicate == (try Predicate(format: "note != nil")))
+                    format:
+                        "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"PetToPet\", $source.pets)"
+                )))
+        #expect(
+            person.destinationEntityVersionHash
+                == Self.versions[1].model.entityVersionHashes["Person"])
+        #expect(
+            mapping.entityMapping(named: "Old")?.filterPredicate
+                == (try Predicate(format: "note != nil")))
     }
 
     /// The reason of the `unreadableMappingModel` error `body` throws.
@@ -143,7 +154,9 @@ import Testing
             try body()
             return nil
         } catch {
-            guard case .unreadableMappingModel(let path, let reason) = error else { return "\(error)" }
+            guard case .unreadableMappingModel(let path, let reason) = error else {
+                return "\(error)"
+            }
             return path.hasSuffix("xcmapping.xml") ? reason : "wrong path \(path)"
         }
     }
@@ -152,10 +165,22 @@ import Testing
     func errors() throws {
         let cases: [(String, [String])] = [
             (Self.xml(personKind: "Shuffle"), ["XDDEVENTITYMAPPING z2 (line", "\"Shuffle\""]),
-            (Self.xml(petsValue: Self.blockExpression()), ["XDDEVRELATIONSHIPMAPPING z6", "NSBlockExpression"]),
-            (Self.xml(petsValue: Data("not an archive".utf8)), ["pets: valueexpressiondata", "bplist00"]),
-            (Self.xml(source: "/x/Zoo 9.xcdatamodel"), ["\"Zoo 9\"", "not among the versions (Zoo, Zoo 2)"]),
-            ("<database><object type='XDDEVENTITYMAPPING' id='a'/></database>", ["0 XDDEVMAPPINGMODEL"]),
+            (
+                Self.xml(petsValue: Self.blockExpression()),
+                ["XDDEVRELATIONSHIPMAPPING z6", "NSBlockExpression"]
+            ),
+            (
+                Self.xml(petsValue: Data("not an archive".utf8)),
+                ["pets: valueexpressiondata", "binary property list, byte 0"]
+            ),
+            (
+                Self.xml(source: "/x/Zoo 9.xcdatamodel"),
+                ["\"Zoo 9\"", "not among the versions (Zoo, Zoo 2)"]
+            ),
+            (
+                "<database><object type='XDDEVENTITYMAPPING' id='a'/></database>",
+                ["0 XDDEVMAPPINGMODEL"]
+            ),
             ("<database>", ["line 1"]),
         ]
         for (text, fragments) in cases {
@@ -165,19 +190,23 @@ import Testing
                 _ = try MappingModel(contentsOf: url, versions: Self.versions)
             }
             for fragment in fragments {
-                #expect(reason?.contains(fragment) == true, "\(reason ?? "no error") lacks \(fragment)")
+                #expect(
+                    reason?.contains(fragment) == true, "\(reason ?? "no error") lacks \(fragment)")
             }
         }
-        let missing = Self.versions.map { ModelVersion(name: $0.name, model: EntityModel(entities: [])) }
+        let missing = Self.versions.map {
+            ModelVersion(name: $0.name, model: EntityModel(entities: []))
+        }
         let url = try Self.write(Self.xml())
         defer { TestSupport.removeTemporaryFolder(url.deletingLastPathComponent()) }
         #expect(
             Self.reason { () throws(MigrationError) in
                 _ = try MappingModel(contentsOf: url, versions: missing)
-            }?.contains("entity Person is not in version Zoo") == true)
+            }?.contains("destination entity Pet is not in version Zoo 2") == true)
         #expect(
             Self.reason { () throws(MigrationError) in
-                _ = try MappingModel(contentsOf: url.appendingPathComponent("nothing"), versions: missing)
+                _ = try MappingModel(
+                    contentsOf: url.appendingPathComponent("nothing"), versions: missing)
             } != nil)
     }
 
@@ -188,7 +217,9 @@ import Testing
         defer { TestSupport.removeTemporaryFolder(folder) }
         let bundle = folder.appendingPathComponent("Zoo.xcdatamodeld")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        #expect(try MappingModelLocator.mappingModels(besides: bundle, versions: Self.versions).count == 1)
+        #expect(
+            try MappingModelLocator.mappingModels(besides: bundle, versions: Self.versions).count
+                == 1)
         let others = [ModelVersion(name: "Farm", model: EntityModel(entities: []))]
         #expect(try MappingModelLocator.mappingModels(besides: bundle, versions: others).isEmpty)
     }
