@@ -68,10 +68,26 @@ enum StoreOpening {
         return (model, ManagedContext(coordinator: coordinator))
     }
 
-    /// The model file at `modelPath` when given, else the store's cached model.
+    /// The model file at `modelPath` when given, else the store's cached model. Of a versioned
+    /// bundle, the version the store was written with (by its version hashes, as a migration
+    /// finds it), else the current one.
     /// - Throws: ``CachedModelMissing`` when there is no model file and the store has no cache.
     static func model(at modelPath: String?, forStore storePath: String) throws -> EntityModel {
-        if let modelPath { return try EntityModel(contentsOf: URL(fileURLWithPath: modelPath)) }
+        if let modelPath {
+            let url = URL(fileURLWithPath: modelPath)
+            guard url.pathExtension == "xcdatamodeld" else {
+                return try EntityModel(contentsOf: url)
+            }
+            let coordinator = try StoreCoordinator(bundle: ModelBundle(contentsOf: url))
+            if let type = try StoreFileKind.checkedSource(storePath),
+                let steps = try? coordinator.migrationPlan(
+                    forStoreAt: URL(fileURLWithPath: storePath), type: type),
+                let first = steps.first
+            {
+                return first.source.model
+            }
+            return coordinator.model
+        }
         guard try StoreFileKind.checkedSource(storePath) != nil else {
             throw StoreError.cannotOpen(
                 path: storePath, reason: "not a store file ObjectGraph knows")

@@ -81,24 +81,30 @@ struct EasyLifeMigrationTests {
         let carried = try Self.carriedModel(bundle)
         let coordinator = try StoreCoordinator(bundle: bundle)
 
-        // No version of the bundle matches: the error names the entities that differ.
+        // No version of the bundle matches: refused the model the store carries, the error
+        // names the entities that differ.
+        var refusing = MigrationOptions()
+        refusing.storeModel = { _, _ in nil }
         #expect(
             throws: MigrationError.noSourceModel(
                 store: store.path, entities: ["Project", "TodoItem"])
         ) {
-            try coordinator.migrationPlan(forStoreAt: store, type: .sqlite)
+            try coordinator.migrationPlan(forStoreAt: store, type: .sqlite, options: refusing)
         }
+        // The model the store carries (Z_MODELCACHE) is the one that wrote it: the same hashes
+        // as the model rebuilt by hand from the store's tables.
+        let cached = try #require(try StoreCoordinator.cachedModel(ofStoreAt: store))
+        #expect(cached.entityVersionHashes == carried.entityVersionHashes)
         let before = StoreCoordinator(model: carried)
         try before.addStore(type: .sqlite, at: store, options: StoreOptions(isReadOnly: true))
         let expected = try Self.items(before)
         #expect(expected.count == (file == "EasyLife.sqlite" ? 158 : 0))
 
-        var options = StoreOptions()
-        options.migration.storeModel = { _, metadata in
-            metadata.versionHashes == carried.entityVersionHashes
-                ? ModelVersion(name: "EasyLife (store)", model: carried) : nil
-        }
-        try coordinator.addStore(type: .sqlite, at: store, options: options)
+        // By default the migration starts from the model in the store, as Core Data's does.
+        let steps = try coordinator.migrationPlan(forStoreAt: store, type: .sqlite)
+        #expect(steps.map(\.source.name) == ["the model in the store"])
+        #expect(steps.map(\.destination.name) == ["EasyLife 1.5.0"])
+        try coordinator.addStore(type: .sqlite, at: store)
         #expect(try Self.items(coordinator) == expected)
         let context = ManagedContext(coordinator: coordinator)
         for item in try context.fetch(FetchRequest(entityName: "TodoItem")) {
