@@ -198,13 +198,16 @@ struct ArchivedModelReader {
     private func checkInheritance(_ entities: [Entity], _ root: ArchivedObject)
         throws(ArchivedModelError)
     {
-        var parents: [String: String] = [:]
-        for entity in entities { parents[entity.name] = entity.parentName }
+        // `String?` values: a root entity maps to `nil` but is still a key (assigning `nil`
+        // through a `[String: String]` subscript would remove it, and its children would seem
+        // to inherit from an entity the model lacks).
+        var parents: [String: String?] = [:]
+        for entity in entities { parents.updateValue(entity.parentName, forKey: entity.name) }
         for entity in entities {
             var current = entity.parentName
             var steps = 0
             while let name = current {
-                guard parents.keys.contains(name) else {
+                guard let parent = parents[name] else {
                     throw failure(
                         root,
                         "entity \"\(entity.name)\" inherits from \"\(name)\", which the model lacks"
@@ -214,7 +217,7 @@ struct ArchivedModelReader {
                 guard steps <= entities.count else {
                     throw failure(root, "entity \"\(entity.name)\" is in an inheritance cycle")
                 }
-                current = parents[name] ?? nil
+                current = parent
             }
         }
     }
