@@ -26,37 +26,13 @@ enum MigrateBenchmark {
         return EntityModel(entities: entities)
     }
 
-    /// The inferred step (STUB until the inference (part B) merges: built by hand as
-    /// `MappingModel.inferred(from:to:)` builds it — `$source.<name>` for every property with
-    /// a source, none for `rating`).
+    /// The inferred step from the workload's model to ``migratedModel()``.
     static func step() throws -> MigrationStep {
-        let source = Workload.model()
-        let destination = migratedModel()
-        var mappings: [EntityMapping] = []
-        for entity in destination.entities {
-            let attributes = try entity.attributes.map { attribute -> PropertyMapping in
-                let from = attribute.renamingIdentifier ?? attribute.name
-                guard attribute.name != "rating" else { return PropertyMapping(name: "rating") }
-                return PropertyMapping(
-                    name: attribute.name, valueExpression: try Expression(format: "$source." + from)
-                )
-            }
-            let relationships = try entity.relationships.map {
-                PropertyMapping(
-                    name: $0.name, valueExpression: try Expression(format: "$source." + $0.name))
-            }
-            mappings.append(
-                EntityMapping(
-                    name: entity.name + "To" + entity.name, kind: .transform,
-                    sourceEntityName: entity.name, destinationEntityName: entity.name,
-                    attributeMappings: attributes, relationshipMappings: relationships))
-        }
-        let mapping = MappingModel(
-            sourceVersionName: "Bench", destinationVersionName: "Bench 2", sourceModel: source,
-            destinationModel: destination, entityMappings: mappings, isInferred: true)
+        let source = ModelVersion(name: "Bench", model: Workload.model())
+        let destination = ModelVersion(name: "Bench 2", model: migratedModel())
         return MigrationStep(
-            source: ModelVersion(name: "Bench", model: source),
-            destination: ModelVersion(name: "Bench 2", model: destination), mapping: mapping)
+            source: source, destination: destination,
+            mapping: try MappingModel.inferred(from: source, to: destination))
     }
 
     /// ObjectGraph's side.

@@ -54,11 +54,8 @@ final class MigrationProgressBar: @unchecked Sendable {
 enum MigrationCommandMappings {
     /// Reads each `.xcmappingmodel` of `paths`.
     static func read(_ paths: [String], versions: [ModelVersion]) throws -> [MappingModel] {
-        // STUB until archive (A) merges: `MappingModel(contentsOf:versions:)` reads them.
-        if let path = paths.first {
-            throw MigrationError.unreadableMappingModel(
-                path: path, reason: "reading .xcmappingmodel files is not built yet")
+        try paths.map { path throws in
+            try MappingModel(contentsOf: URL(fileURLWithPath: path), versions: versions)
         }
-        return []
     }
 }
