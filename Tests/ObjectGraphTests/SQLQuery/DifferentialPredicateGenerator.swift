@@ -200,7 +200,8 @@ struct DifferentialPredicateGenerator {
         case ..<0.55: return scalarComparison(entity, variable: variable)
         case ..<0.65: return quantified(entity, variable: variable)
         case ..<0.74: return aggregate(entity, variable: variable)
-        case ..<0.80 where variable == nil: return subquery(entity, depth: depth)
+        case ..<0.80 where variable == nil || depth > 0:
+            return subquery(entity, depth: depth, outer: variable)
         case ..<0.88: return objectComparison(entity, variable: variable)
         case ..<0.91: return arithmetic(entity, variable: variable)
         case ..<0.94 where entity != "League": return function(entity, variable: variable)
@@ -467,26 +468,281 @@ struct DifferentialPredicateGenerator {
             Comparison(key(path, variable), comparisonOperator, right, options: options(kind)))
     }
 
-    mutating func subquery(_ entity: String, depth: Int) -> ObjectGraph.Predicate {
-        guard !Self.collections(of: entity).isEmpty else { return .constant(true) }
-        let collection = random.pick(Self.collections(of: entity))
-        let variable = random.pick(["x", "item", "t"])
-        var inner = predicate(collection.element, depth: max(0, depth - 1), variable: variable)
-        if random.chance(0.3) {
-            // Plain key paths inside a SUBQUERY read the element too.
-            inner = predicate(collection.element, depth: 0)
+    /// To-many paths ending on a to-one: their elements are objects or nil.
+    static func toOneCollections(of entity: String) -> [Collection] {
+        switch entity {
+        case "Item", "Gadget", "Widget":
+            return [
+                Collection(path: "children.team", element: "Team"),
+                Collection(path: "children.parent", element: "Item"),
+                Collection(path: "children.buddy", element: "Item"),
+                Collection(path: "team.members.buddy", element: "Item"),
+                Collection(path: "tags.items.team", element: "Team"),
+            ]
+        case "Team":
+            return [
+                Collection(path: "members.parent", element: "Item"),
+                Collection(path: "members.team", element: "Team"),
+            ]
+        case "Tag": return [Collection(path: "items.team", element: "Team")]
+        default: return []
         }
-        let count = ObjectGraph.Expression.member(
-            .subquery(.keyPath(PredicateKeyPath(collection.path)), variable, inner),
-            PredicateKeyPath([.operator(.count)]))
+    }
+
+    /// What a SUBQUERY ranges over.
+    enum Elements {
+        /// Objects of the entity (never nil).
+        case objects(String)
+        /// Objects of the entity through a last to-one (nil for rows without one).
+        case toOne(String)
+        /// Values of the kind (an attribute of each row, nil included).
+        case values(Kind)
+    }
+
+    /// `SUBQUERY(collection, $v, test)` over objects, objects through a to-one, values of an
+    /// attribute or a constant list; nested inside another SUBQUERY when `outer` names its
+    /// variable (and then compares the two variables). Counted, aggregated, or read by
+    /// ANY/ALL/NONE, IN and CONTAINS.
+    mutating func subquery(_ entity: String, depth: Int, outer: String? = nil)
+        -> ObjectGraph.Predicate
+    {
+        guard !Self.collections(of: entity).isEmpty else { return .constant(true) }
+        let variable = outer == nil ? random.pick(["x", "item", "t"]) : random.pick(["y", "u"])
+        var path: String
+        let elements: Elements
+        var inner: ObjectGraph.Predicate
+        let toOnes = Self.toOneCollections(of: entity)
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0..<5,
+            8..<10 where toOnes.isEmpty:
+            let collection = random.pick(Self.collections(of: entity))
+            path = collection.path
+            elements = .objects(collection.element)
+            inner = predicate(collection.element, depth: max(0, depth - 1), variable: variable)
+            if random.chance(0.25) {
+                // Plain key paths inside a SUBQUERY read the element too.
+                inner = predicate(collection.element, depth: 0)
+            }
+        case 5..<8:
+            let collection = random.pick(Self.collections(of: entity))
+            let scalar = random.pick(
+                Self.scalars(of: collection.element, depth: random.chance(0.3) ? 1 : 0))
+            path = collection.path + "." + scalar.path
+            elements = .values(scalar.kind)
+            inner = valueTest(.variable(variable), scalar.kind)
+            if random.chance(0.2) { inner = valueTest(.evaluatedObject, scalar.kind) }
+        default:
+            let collection = random.pick(toOnes)
+            path = collection.path
+            elements = .toOne(collection.element)
+            inner =
+                random.chance(0.2)
+                ? .comparison(
+                    Comparison(
+                        .variable(variable), random.chance(0.5) ? .equal : .notEqual,
+                        .constant(.null)))
+                : predicate(collection.element, depth: 0, variable: variable)
+        }
+        if let outer, random.chance(0.6) {
+            inner = .and([inner, variableComparison(variable, elements, outer: outer, entity)])
+        }
+        let collection: ObjectGraph.Expression
+        if case .values(let kind) = elements, random.chance(0.1) {
+            // A constant collection (as a substituted variable gives): counted term by term.
+            collection = .aggregate(
+                (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                    .constant(constant(kind))
+                })
+            return countComparison(.subquery(collection, variable, inner))
+        }
+        collection = key(path, outer)
+        return use(.subquery(collection, variable, inner), elements)
+    }
+
+    /// A test of a SUBQUERY variable (or `SELF`) bound to a value of `kind`.
+    private mutating func valueTest(_ value: ObjectGraph.Expression, _ kind: Kind)
+        -> ObjectGraph.Predicate
+    {
+        if random.chance(0.1) {
+            return .comparison(
+                Comparison(value, random.chance(0.5) ? .equal : .notEqual, .constant(.null)))
+        }
+        switch kind {
+        case .string:
+            if random.chance(0.25) {
+                return .comparison(
+                    Comparison(
+                        .member(value, PredicateKeyPath("length")),
+                        random.pick([.greaterThan, .lessThan, .equal]),
+                        .constant(.integer(Int64.random(in: 0...6, using: &random)))))
+            }
+            let op = random.pick([
+                ComparisonOperator.equal, .notEqual, .beginsWith, .contains, .lessThan, .like,
+            ])
+            let right: ObjectGraph.Expression =
+                op == .like ? .constant(.string(likePattern())) : .constant(constant(.string))
+            return .comparison(Comparison(value, op, right, options: options(.string)))
+        case .number, .date:
+            if random.chance(0.2) {
+                return .comparison(
+                    Comparison(
+                        value, .between,
+                        .aggregate([
+                            .constant(constant(kind)), .constant(constant(kind)),
+                        ])))
+            }
+            return .comparison(
+                Comparison(
+                    value, random.pick([.equal, .lessThan, .greaterThanOrEqual, .notEqual]),
+                    .constant(constant(kind))))
+        case .uuid, .data, .uri:
+            return .comparison(
+                Comparison(
+                    value, random.chance(0.5) ? .equal : .in,
+                    random.chance(0.5)
+                        ? .constant(constant(kind))
+                        : .aggregate([.constant(constant(kind)), .constant(constant(kind))])))
+        }
+    }
+
+    /// A nested SUBQUERY's variable compared with the enclosing one's (`$y == $x`,
+    /// `$y.team == $x.team`, `$y.name ==[c] $x.name`, `$n == $x.name`).
+    private mutating func variableComparison(
+        _ variable: String, _ elements: Elements, outer: String, _ outerEntity: String
+    ) -> ObjectGraph.Predicate {
+        let mine = ObjectGraph.Expression.variable(variable)
+        let theirs = ObjectGraph.Expression.variable(outer)
+        let outerScalars = Self.scalars(of: outerEntity, depth: 0)
+        switch elements {
+        case .objects(let entity), .toOne(let entity):
+            let items = ["Item", "Gadget", "Widget"]
+            if items.contains(entity), items.contains(outerEntity), random.chance(0.6) {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: return .comparison(Comparison(mine, .notEqual, theirs))
+                case 1:
+                    return .comparison(
+                        Comparison(.member(mine, PredicateKeyPath("parent")), .equal, theirs))
+                case 2:
+                    return .comparison(
+                        Comparison(
+                            .member(mine, PredicateKeyPath("team")), .equal,
+                            .member(theirs, PredicateKeyPath("team"))))
+                default:
+                    return .comparison(
+                        Comparison(
+                            .member(mine, PredicateKeyPath("count")), .greaterThan,
+                            .member(theirs, PredicateKeyPath("count"))))
+                }
+            }
+            if entity == outerEntity, random.chance(0.5) {
+                return .comparison(
+                    Comparison(mine, random.chance(0.5) ? .equal : .notEqual, theirs))
+            }
+            return .comparison(
+                Comparison(
+                    .member(mine, PredicateKeyPath("name")), .equal,
+                    .member(theirs, PredicateKeyPath("name")), options: options(.string)))
+        case .values(let kind):
+            let same = outerScalars.filter { $0.kind == kind }
+            guard !same.isEmpty else { return .constant(true) }
+            let op: ComparisonOperator =
+                [.number, .date, .string].contains(kind)
+                ? random.pick([.equal, .lessThan, .notEqual]) : .equal
+            return .comparison(
+                Comparison(
+                    mine, op, .member(theirs, PredicateKeyPath(random.pick(same).path)),
+                    options: options(kind)))
+        }
+    }
+
+    private mutating func countComparison(_ subquery: ObjectGraph.Expression)
+        -> ObjectGraph.Predicate
+    {
         let size: ObjectGraph.Expression =
             random.chance(0.2)
-            ? .index(.subquery(.keyPath(PredicateKeyPath(collection.path)), variable, inner), .size)
-            : count
+            ? .index(subquery, .size) : .member(subquery, PredicateKeyPath([.operator(.count)]))
         return .comparison(
             Comparison(
                 size, random.pick([.greaterThan, .equal, .greaterThanOrEqual, .lessThan]),
                 .constant(.integer(Int64.random(in: 0...3, using: &random)))))
+    }
+
+    /// A SUBQUERY counted, aggregated, or read as a collection.
+    private mutating func use(_ subquery: ObjectGraph.Expression, _ elements: Elements)
+        -> ObjectGraph.Predicate
+    {
+        let roll = Int.random(in: 0..<10, using: &random)
+        switch elements {
+        case .objects(let entity), .toOne(let entity):
+            let scalars = Self.scalars(of: entity, depth: 0)
+            switch roll {
+            case 0..<4:
+                return countComparison(subquery)
+            case 4, 5:
+                let op: CollectionOperator = random.pick([.sum, .avg, .min, .max])
+                let candidates = scalars.filter {
+                    op == .min || op == .max
+                        ? [.number, .string, .date].contains($0.kind) : $0.kind == .number
+                }
+                guard !candidates.isEmpty else { return countComparison(subquery) }
+                let scalar = random.pick(candidates)
+                return .comparison(
+                    Comparison(
+                        .member(subquery, PredicateKeyPath([.operator(op), .key(scalar.path)])),
+                        random.pick([.equal, .lessThan, .greaterThan, .notEqual]),
+                        .constant(constant(scalar.kind)), options: options(scalar.kind)))
+            case 6, 7:
+                let scalar = random.pick(Self.scalars(of: entity, depth: 1))
+                let comparison = Comparison(
+                    .member(subquery, PredicateKeyPath(scalar.path)),
+                    random.pick(
+                        [.equal, .lessThan, .notEqual, .beginsWith].filter {
+                            switch $0 {
+                            case .beginsWith: return scalar.kind == .string
+                            case .lessThan: return [.string, .number, .date].contains(scalar.kind)
+                            default: return true
+                            }
+                        }), .constant(constant(scalar.kind)),
+                    modifier: random.chance(0.5) ? .any : .all, options: options(scalar.kind))
+                if comparison.modifier == .any, random.chance(0.3) {
+                    return .not(.comparison(comparison))  // NONE
+                }
+                return .comparison(comparison)
+            default:
+                let id = ObjectGraph.Expression.constant(objectID(of: entity))
+                return .comparison(
+                    random.chance(0.5)
+                        ? Comparison(subquery, .contains, id) : Comparison(id, .in, subquery))
+            }
+        case .values(let kind):
+            switch roll {
+            case 0..<4:
+                return countComparison(subquery)
+            case 4..<6 where kind == .number || kind == .date || kind == .string:
+                let op: CollectionOperator =
+                    kind == .number
+                    ? random.pick([.sum, .avg, .min, .max]) : random.pick([.min, .max])
+                return .comparison(
+                    Comparison(
+                        .member(subquery, PredicateKeyPath([.operator(op)])),
+                        random.pick([.equal, .lessThan, .greaterThan, .notEqual]),
+                        .constant(constant(kind)), options: options(kind)))
+            case 6, 7:
+                let comparison = Comparison(
+                    subquery,
+                    random.pick(
+                        operators(kind).filter { ![.in, .between, .matches].contains($0) }),
+                    .constant(constant(kind)), modifier: random.chance(0.5) ? .any : .all,
+                    options: options(kind))
+                if comparison.modifier == .any, random.chance(0.3) {
+                    return .not(.comparison(comparison))  // NONE
+                }
+                return .comparison(comparison)
+            default:
+                return .comparison(
+                    Comparison(.constant(constant(kind)), .in, subquery, options: options(kind)))
+            }
+        }
     }
 
     mutating func arithmetic(_ entity: String, variable: String?) -> ObjectGraph.Predicate {

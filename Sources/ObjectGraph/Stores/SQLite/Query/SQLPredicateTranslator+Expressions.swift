@@ -6,6 +6,7 @@ extension SQLPredicateTranslator {
     func operand(_ expression: Expression, _ scope: SQLScope) throws(SQLTranslationError)
         -> SQLOperand
     {
+        if let read = try subqueryOperand(expression, scope) { return read }
         switch expression {
         case .aggregate(let elements):
             var items: [SQLFragment] = []
@@ -36,6 +37,7 @@ extension SQLPredicateTranslator {
         -> SQLFragment
     {
         var text: String { expression.description }
+        if let bound = try boundValue(expression, scope) { return bound }
         switch expression {
         case .constant(let value):
             return try constant(value, fragment: text)
@@ -52,13 +54,8 @@ extension SQLPredicateTranslator {
                     text, reason: "a to-many key path needs ANY, ALL, @count or an aggregate")
             }
             return value
-        case .member(.subquery(let collection, let variable, let predicate), let path):
-            guard path.components == [.operator(.count)] else {
-                throw .unsupported(text, reason: "only SUBQUERY(…).@count is supported")
-            }
-            return try subqueryCount(collection, variable, predicate, scope, fragment: text)
-        case .index(.subquery(let collection, let variable, let predicate), .size):
-            return try subqueryCount(collection, variable, predicate, scope, fragment: text)
+        case .member(.subquery, _), .index(.subquery, .size):
+            return try subqueryScalar(expression, scope)
         case .arithmetic:
             return try arithmeticChain(expression, scope, fragment: text)
         case .negate(let inner):
@@ -196,6 +193,21 @@ extension SQLPredicateTranslator {
             guard value.kind == kind || value.kind == .null else {
                 throw .unsupported(fragment, reason: "\(selector) needs \(kind) arguments")
             }
+            // The evaluator throws on a fraction (or a zero divisor) in whichever row it meets
+            // first, a row SQL may never evaluate: integers only, a constant divisor.
+            if signature.integerResult, value.kind != .null, !value.isInteger {
+                throw .unsupported(
+                    fragment, reason: "\(selector) of a value that may not be an integer")
+            }
+            if selector == "modulus:by:", pieces.count == 2 {
+                guard value.piece.sql == "?",
+                    case .integer(let divisor)? = value.piece.arguments.first,
+                    divisor != 0
+                else {
+                    throw .unsupported(
+                        fragment, reason: "modulus:by: needs a constant divisor other than 0")
+                }
+            }
             mayBeNaN = mayBeNaN || value.mayBeNaN
             integers = integers && value.isInteger
             pieces.append(value.piece)
@@ -269,26 +281,5 @@ extension SQLPredicateTranslator {
             entity: SQLPiece(object.alias + ".\"Z_ENT\""), nullable: nullable)
         fragment.isColumn = true
         return fragment
-    }
-
-    /// `SUBQUERY(collection, $variable, predicate).@count`.
-    private func subqueryCount(
-        _ collection: Expression, _ variable: String, _ predicate: Predicate, _ scope: SQLScope,
-        fragment: String
-    ) throws(SQLTranslationError) -> SQLFragment {
-        guard case .collection(let source) = try operand(collection, scope),
-            source.endsOnObjects
-        else {
-            throw .unsupported(
-                fragment, reason: "SUBQUERY needs a key path ending on a to-many relationship")
-        }
-        var inner = scope
-        inner.object = source.scope
-        inner.variables[variable] = source.scope
-        let test = try condition(predicate, inner)
-        var count = SQLFragment(
-            source.scalar(SQLPiece("COUNT(*)"), where: test), kind: .number, nullable: false)
-        count.isInteger = true
-        return count
     }
 }

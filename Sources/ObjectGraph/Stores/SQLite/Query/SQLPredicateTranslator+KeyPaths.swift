@@ -3,10 +3,14 @@ import SQLiteDatabase
 extension SQLPredicateTranslator {
     /// Follows a key path from an object: attributes are columns, to-one relationships LEFT
     /// JOINs, the first to-many relationship starts a correlated subquery whose rows are the
-    /// elements, and a collection operator aggregates over that subquery.
+    /// elements, and a collection operator aggregates over that subquery. With
+    /// `joiningLastToOne`, a path that ends on a to-one inside a collection (`children.team`)
+    /// LEFT JOINs its destination into the subquery and ends there (the collection's scope is
+    /// the destination, its element the destination's nullable key), so a `SUBQUERY` over it
+    /// can read the keys of each element.
     func walk(
         _ components: ArraySlice<PredicateKeyPath.Component>, from start: SQLObjectScope,
-        fragment expression: Expression
+        fragment expression: Expression, joiningLastToOne: Bool = false
     ) throws(SQLTranslationError) -> SQLOperand {
         var text: String { expression.description }
         let components = PredicateKeyPath.normalized(components)
@@ -56,7 +60,7 @@ extension SQLPredicateTranslator {
                     guard case .foreignKey(_, let fk, let entityColumn)? = storage else {
                         throw .unsupported(text, reason: "'\(key)' has no foreign key column")
                     }
-                    if isLast {
+                    if isLast, !(joiningLastToOne && source != nil) {
                         return finish(
                             try foreignObject(
                                 current, fk, entityColumn, relationship, fragment: text),
@@ -94,7 +98,7 @@ extension SQLPredicateTranslator {
 
     /// A key of a string value (`name.length`, `name.uppercaseString`) through `og_method`,
     /// which reads it as the evaluator does (``ScalarKeys``).
-    private func scalarKey(
+    func scalarKey(
         _ component: PredicateKeyPath.Component, of value: SQLFragment, after attribute: String,
         fragment: String
     ) throws(SQLTranslationError) -> SQLFragment {
@@ -270,6 +274,15 @@ extension SQLPredicateTranslator {
         else {
             throw .unsupported(fragment, reason: "@\(op.rawValue) over a nested collection")
         }
+        return try collectionAggregate(op, of: value, over: source, fragment: fragment)
+    }
+
+    /// `@sum`, `@avg`, `@min` or `@max` of `value`, read from each row of `source`: SQL's
+    /// aggregates skip NULLs as the evaluator's skip nils.
+    func collectionAggregate(
+        _ op: CollectionOperator, of value: SQLFragment, over source: SQLCollectionSource,
+        fragment: String
+    ) throws(SQLTranslationError) -> SQLFragment {
         switch (op, value.kind) {
         case (.sum, .number):
             var sum = SQLFragment(

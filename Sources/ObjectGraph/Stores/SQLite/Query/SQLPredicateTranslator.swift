@@ -6,6 +6,12 @@ import SQLiteDatabase
 struct SQLScope {
     var object: SQLObjectScope
     var variables: [String: SQLObjectScope]
+    /// Inside a `SUBQUERY`: each variable's element as a value (an attribute of the row, or
+    /// the object, nil for an element reached through a to-one); a variable also in
+    /// ``variables`` continues its key paths from that object.
+    var values: [String: SQLFragment] = [:]
+    /// Inside a `SUBQUERY`: `SELF`, the element, as a value (see ``values``).
+    var selfValue: SQLFragment? = nil
 }
 
 /// Translates predicate trees into SQL conditions with the evaluator's semantics.
