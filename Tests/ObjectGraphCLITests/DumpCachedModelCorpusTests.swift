@@ -13,22 +13,7 @@ struct DumpCachedModelCorpusTests {
     /// Runs the tool with `arguments`; its status, output and errors.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String)
     {
-        let tool = try #require(objectgraphTool)
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Errors are a line or two: they cannot fill their pipe while the output is read.
-        let printed = String(
-            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaints = String(
-            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, printed, complaints)
+        try runProcess(try #require(objectgraphTool), arguments)
     }
 
     /// The model bundle or file beside a corpus store, if its folder has one.

@@ -14,23 +14,7 @@ struct ImporterExampleTests {
     /// Runs the example with `arguments`; returns its status, output and errors.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String)
     {
-        let example = try #require(importerExample)
-        let process = Process()
-        process.executableURL = example
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Standard error holds a line or two: it cannot fill its pipe while output is read.
-        let printed = String(
-            decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaints = String(
-            decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, printed, complaints)
+        try runProcess(try #require(importerExample), arguments, in: packageRoot)
     }
 
     @Test("imports every contact, reports each part's progress and every merge, exits 0")

@@ -84,6 +84,13 @@ struct KeyPathFormsDifferentialTests {
 
     @Test("each form compiles with the evaluator's answer or is refused", arguments: forms)
     func agreesOrFallsBack(form: Form) throws {
+        try Self.check(form)
+    }
+
+    /// Runs `form` (unsorted and sorted by name) through the compiler and the evaluator: the
+    /// same objects when it compiles, a refusal (answered in memory) when it is not `inSQL`;
+    /// and some object matches.
+    static func check(_ form: Form) throws {
         let harness = try DifferentialHarness(seed: 20_261_129)
         var nonEmpty = false
         for sort in [[], [SortDescriptor("name", ascending: false)]] {
@@ -149,7 +156,20 @@ struct KeyPathFormsDifferentialTests {
         defer { TestSupport.removeTemporaryFolder(folder) }
         let data = try DifferentialDataSet(seed: 20_261_130)
         let coordinator = try StoreDifferentialTests.openStore(data, in: folder)
-        for form in Self.forms {
+        try Self.checkThroughStore(Self.forms, coordinator, data)
+        var request = FetchRequest(entityName: "Item")
+        request.predicate = try ObjectGraph.Predicate(format: "tags.@lastObject == nil")
+        #expect(throws: (any Error).self) {
+            try ManagedContext(coordinator: coordinator).fetchObjectIDs(request)
+        }
+    }
+
+    /// Fetches each form through a context on `coordinator` (the SQLite store of `data`): SQL
+    /// exactly when it is `inSQL`, and the evaluator's objects.
+    static func checkThroughStore(
+        _ forms: [Form], _ coordinator: StoreCoordinator, _ data: DifferentialDataSet
+    ) throws {
+        for form in forms {
             let context = ManagedContext(coordinator: coordinator)
             var request = FetchRequest(entityName: form.entity)
             request.predicate = try form.predicate()
@@ -162,11 +182,6 @@ struct KeyPathFormsDifferentialTests {
                 entity: form.entity, includesSubentities: true, predicate: try form.predicate(),
                 sort: [], offset: 0, limit: 0)
             #expect(keys == (try DifferentialHarness.expected(fetch, in: data)), "\(form)")
-        }
-        var request = FetchRequest(entityName: "Item")
-        request.predicate = try ObjectGraph.Predicate(format: "tags.@lastObject == nil")
-        #expect(throws: (any Error).self) {
-            try ManagedContext(coordinator: coordinator).fetchObjectIDs(request)
         }
     }
 }
