@@ -9,6 +9,8 @@ indirect enum PropertyListNode: Sendable {
     case repeated(PropertyListTable.Entry)
     /// An array.
     case array([PropertyListNode])
+    /// A set (written as CF writes no set, but readers accept: marker `0xC`).
+    case set([PropertyListNode])
     /// A dictionary, keys in the order written.
     case dictionary([(key: PropertyListNode, value: PropertyListNode)])
 }
@@ -55,13 +57,17 @@ struct PropertyListFlattener {
             if let first = repeated[entry] { return first }
             repeated[entry] = objects.count - 1
             return objects.count - 1
-        case .array(let elements):
+        case .array(let elements), .set(let elements):
             let index = objects.count
             objects.append(.null)
             var references: [Int] = []
             references.reserveCapacity(elements.count)
             for element in elements { references.append(flatten(element)) }
-            objects[index] = .array(references)
+            if case .set = node {
+                objects[index] = .set(references)
+            } else {
+                objects[index] = .array(references)
+            }
             return index
         case .dictionary(let entries):
             let index = objects.count
