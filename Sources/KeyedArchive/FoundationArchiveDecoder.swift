@@ -43,7 +43,7 @@ struct FoundationArchiveDecoder {
         case .dictionary: result = try object(uid, depth: depth)
         default:
             guard let number = Self.number(entry) else {
-                throw .malformedObject(index: uid, reason: "is a \(entry.kind), not a value")
+                throw .malformedObject(index: uid, reason: "is of kind \(entry.kind), not a value")
             }
             result = .number(number)
         }
@@ -104,13 +104,7 @@ struct FoundationArchiveDecoder {
             guard case .data(let bytes)? = inline(uid, "NS.uuidbytes"), bytes.count == 16 else {
                 throw .malformedObject(index: uid, reason: "an NSUUID without 16 NS.uuidbytes")
             }
-            let b = [UInt8](bytes)
-            return .uuid(
-                UUID(
-                    uuid: (
-                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-                        b[12], b[13], b[14], b[15]
-                    )))
+            return .uuid(UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
         case "NSURL":
             return try url(uid, depth: depth)
         case "NSNull":
@@ -175,7 +169,7 @@ struct FoundationArchiveDecoder {
         case .data(let bytes): return .data(bytes)
         default:
             guard let number = Self.number(entry) else {
-                throw .malformedObject(index: uid, reason: "\(key) is a \(entry.kind)")
+                throw .malformedObject(index: uid, reason: "\(key) is of kind \(entry.kind)")
             }
             return .number(number)
         }

@@ -288,7 +288,7 @@ struct FoundationArchiveEncoder {
     ) throws(KeyedArchiveError) -> Int {
         let uid = reserve()
         let fields = try build(&self)
-        let classUID = classRecord(className, from: template)
+        let classUID = try classRecord(className, from: template)
         let sameClass = position.flatMap { template?.className($0) } == className
         let written = sameClass ? position.flatMap { template?.fields($0) } : nil
         var entries: [(key: String, node: PropertyListNode, keyIndex: Int?)] = []
@@ -327,21 +327,25 @@ struct FoundationArchiveEncoder {
     }
 
     /// The class record of `className`, written once: as `source` has it when it has one.
-    private mutating func classRecord(_ className: String, from source: ArchiveTemplate?) -> Int {
+    private mutating func classRecord(_ className: String, from source: ArchiveTemplate?)
+        throws(KeyedArchiveError) -> Int
+    {
         if let known = classRecords[className] { return known }
         let uid = reserve()
         classRecords[className] = uid
         if let source, let record = source.classRecords[className],
             let fields = source.fields(record)
         {
-            objects[uid] = .dictionary(
-                fields.map { field in
-                    (
-                        .scalar(
-                            .string(field.key), identity: source.fieldNameIdentity(field.keyIndex)),
-                        classRecordValue(field.value, in: source)
-                    )
-                })
+            var entries: [(key: PropertyListNode, value: PropertyListNode)] = []
+            for field in fields {
+                let key = PropertyListNode.scalar(
+                    .string(field.key), identity: source.fieldNameIdentity(field.keyIndex))
+                let value = try Self.field(field.value, in: source, owner: record) { index in
+                    source.table.string(at: index) != nil ? source.classNameIdentity(index) : nil
+                }
+                entries.append((key, value))
+            }
+            objects[uid] = .dictionary(entries)
             return uid
         }
         let chain = [className] + (Self.superclasses[className] ?? []) + ["NSObject"]
@@ -358,18 +362,6 @@ struct FoundationArchiveEncoder {
         return uid
     }
 
-    private func classRecordValue(_ index: Int, in source: ArchiveTemplate) -> PropertyListNode {
-        switch source.table.objects[index] {
-        case .string(let text):
-            return .scalar(.string(text), identity: source.classNameIdentity(index))
-        case .array(let elements):
-            return .array(elements.map { classRecordValue($0, in: source) })
-        case let entry:
-            if case .bool = entry { return .repeated(entry) }
-            return .scalar(entry, identity: .template(source.id, index))
-        }
-    }
-
     // MARK: Objects kept as archived
 
     /// An attributed string or an object of an unknown class: copied from the template where
@@ -380,7 +372,7 @@ struct FoundationArchiveEncoder {
     ) throws(KeyedArchiveError) -> Int {
         if let template, let position, template.className(position) == archived.className {
             var encoder = FoundationArchiveEncoder(template: template)
-            if try encoder.archive(copying: position) == archived.archive {
+            if (try? encoder.archive(copying: position)) == archived.archive {
                 return try copy(position, from: template, depth: depth)
             }
         }
@@ -445,7 +437,8 @@ struct FoundationArchiveEncoder {
                     entry, identity: .template(source.id, source.objects[uid]))
             case .bool: objects[result] = .repeated(entry)
             default:
-                throw .malformedObject(index: uid, reason: "is a \(entry.kind), not an object")
+                throw .malformedObject(
+                    index: uid, reason: "is of kind \(entry.kind), not an object")
             }
             return result
         }
@@ -460,14 +453,24 @@ struct FoundationArchiveEncoder {
         for target in Set(targets).sorted() {
             _ = try copy(target, from: source, depth: depth + 1)
         }
-        let classUID = classRecord(className, from: source)
-        objects[result] = .dictionary(
-            fields.map { field in
-                let key = PropertyListNode.scalar(
-                    .string(field.key), identity: source.fieldNameIdentity(field.keyIndex))
-                if field.key == "$class" { return (key, .repeated(.uid(UInt64(classUID)))) }
-                return (key, copiedField(field.value, in: source))
-            })
+        let classUID = try classRecord(className, from: source)
+        var entries: [(key: PropertyListNode, value: PropertyListNode)] = []
+        for field in fields {
+            let key = PropertyListNode.scalar(
+                .string(field.key), identity: source.fieldNameIdentity(field.keyIndex))
+            if field.key == "$class" {
+                entries.append((key, .repeated(.uid(UInt64(classUID)))))
+                continue
+            }
+            let done = copied[source.id] ?? [:]
+            let value = try Self.field(field.value, in: source, owner: uid) { _ in
+                nil
+            } uid: {
+                done[$0] ?? 0
+            }
+            entries.append((key, value))
+        }
+        objects[result] = .dictionary(entries)
         return result
     }
 
@@ -493,14 +496,40 @@ struct FoundationArchiveEncoder {
         }
     }
 
-    /// A field of a copied object, its references turned into the copies'.
-    private func copiedField(_ index: Int, in source: ArchiveTemplate) -> PropertyListNode {
+    /// A field of an object or class record of `source`, as written there: a scalar (with the
+    /// identity `identity` gives, else its own in `source`), a reference (renumbered by `uid`), or
+    /// an array or set of those. Containers nested inside a field, which `NSKeyedArchiver` never
+    /// writes, are an error (so a field that contains itself costs nothing).
+    private static func field(
+        _ index: Int, in source: ArchiveTemplate, owner: Int,
+        identity: (Int) -> PropertyListIdentity?, uid: (Int) -> Int = { $0 }, nested: Bool = false
+    ) throws(KeyedArchiveError) -> PropertyListNode {
         let entry = source.table.objects[index]
         switch entry {
-        case .uid(let target): return .repeated(.uid(UInt64(copied[source.id]?[Int(target)] ?? 0)))
-        case .array(let elements): return .array(elements.map { copiedField($0, in: source) })
-        case .bool, .null: return .repeated(entry)
-        default: return .scalar(entry, identity: .template(source.id, index))
+        case .uid(let target):
+            return .repeated(.uid(UInt64(uid(Int(min(target, UInt64(Int.max)))))))
+        case .bool, .null:
+            return .repeated(entry)
+        case .array(let elements), .set(let elements):
+            guard !nested else {
+                throw .malformedObject(
+                    index: owner, reason: "a field nests a container in a container")
+            }
+            var nodes: [PropertyListNode] = []
+            nodes.reserveCapacity(elements.count)
+            for element in elements {
+                nodes.append(
+                    try field(
+                        element, in: source, owner: owner, identity: identity, uid: uid,
+                        nested: true))
+            }
+            if case .set = entry { return .set(nodes) }
+            return .array(nodes)
+        case .dictionary:
+            throw .malformedObject(
+                index: owner, reason: "a field holds a dictionary without a class")
+        default:
+            return .scalar(entry, identity: identity(index) ?? .template(source.id, index))
         }
     }
 }

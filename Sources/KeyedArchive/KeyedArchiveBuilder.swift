@@ -29,17 +29,14 @@ public struct KeyedArchiveBuilder: Sendable {
     }
 
     /// Adds an object of class `className` (with its superclasses, for `$classes`) and the
-    /// given fields (references from ``add(_:)`` or inline numbers); returns its reference. As
-    /// `NSKeyedArchiver` does, the class record (when new) follows the object.
+    /// given fields (references from ``add(_:)`` or inline numbers); returns its reference.
     public mutating func addObject(
         className: String, superclasses: [String] = ["NSObject"],
         fields: [String: PropertyListObject]
     ) -> PropertyListObject {
-        let reference = add(.null)
         var entries = fields
         entries["$class"] = classRecord(className, superclasses)
-        if case .uid(let index) = reference { objects[Int(index)] = .dictionary(entries) }
-        return reference
+        return add(.dictionary(entries))
     }
 
     /// Adds an `NSArray` of the referenced elements.

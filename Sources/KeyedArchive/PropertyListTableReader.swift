@@ -11,6 +11,8 @@ struct PropertyListTableReader {
     private let objectCount: Int
     let topIndex: Int
     private let tableOffset: Int
+    /// Where each object read by ``entries()`` starts.
+    private(set) var offsets: [Int] = []
 
     private static let header: [UInt8] = Array("bplist00".utf8)
     private static let trailerSize = 32
@@ -71,6 +73,7 @@ struct PropertyListTableReader {
                         "object \(index) is said to start at byte \(offset), outside the objects"
                 )
             }
+            offsets.append(Int(offset))
             result.append(try object(at: Int(offset)))
         }
         return result
@@ -163,11 +166,12 @@ struct PropertyListTableReader {
         }
         let high = Self.bigEndian(bytes, at: body, size: 8)
         let low = Self.bigEndian(bytes, at: body + 8, size: 8)
-        guard high == 0, low > UInt64(Int64.max) else {
-            throw .malformedPropertyList(
-                offset: offset, reason: "a 16-byte integer that is not above Int64.max")
+        let signed = Int64(bitPattern: low)
+        if high == 0, signed < 0 { return .unsignedInteger(low) }
+        guard (high == 0 && signed >= 0) || (high == UInt64.max && signed < 0) else {
+            throw .malformedPropertyList(offset: offset, reason: "integer does not fit 64 bits")
         }
-        return .unsignedInteger(low)
+        return .integer(signed)
     }
 
     private func length(_ info: Int, at offset: Int) throws(KeyedArchiveError) -> (Int, Int) {

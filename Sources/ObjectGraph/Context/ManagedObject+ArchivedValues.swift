@@ -11,7 +11,7 @@ extension ManagedObject {
     /// - Throws: ``ObjectGraphError/typeMismatch(entity:property:expected:got:)`` naming the
     ///   byte or archive object when the bytes are not such an archive.
     public func archivedValue(for key: String) throws -> ArchivedAttributeValue? {
-        try archivedAttribute(key)
+        try transformableAttribute(key)
         guard case .data(let data) = try value(for: key) else { return nil }
         do {
             return try FoundationArchive.decode(data)
@@ -33,7 +33,7 @@ extension ManagedObject {
     /// - Throws: ``ObjectGraphError`` for a key that is not such an attribute or an archive
     ///   kept in the value that cannot be read.
     public func setArchivedValue(_ value: ArchivedAttributeValue?, for key: String) throws {
-        try archivedAttribute(key)
+        try transformableAttribute(key)
         guard let value else {
             try set(nil, for: key)
             return
@@ -46,16 +46,6 @@ extension ManagedObject {
             throw ObjectGraphError.typeMismatch(
                 entity: schema.name, property: key, expected: "a value NSKeyedArchiver archives",
                 got: error.description)
-        }
-    }
-
-    private func archivedAttribute(_ key: String) throws {
-        let position = try schema.position(of: key)
-        guard case .attribute(let attribute) = schema.properties[position],
-            attribute.type == .transformable || attribute.type == .binary
-        else {
-            throw ObjectGraphError.wrongPropertyKind(
-                entity: schema.name, property: key, expected: "a Transformable or Binary attribute")
         }
     }
 }
