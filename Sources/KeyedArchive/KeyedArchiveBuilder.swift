@@ -59,13 +59,60 @@ public struct KeyedArchiveBuilder: Sendable {
             ])
     }
 
-    /// The archive's bytes, with `root` as `$top`'s `root`.
+    /// The archive's bytes, with `root` as `$top`'s `root`, laid out as `NSKeyedArchiver`
+    /// (iOS 13 and later) lays it out: `$version`, `$archiver`, `$top`, `$objects`; an object's
+    /// fields in sorted order with `$class` last; one string object per field name and per class
+    /// name; every other string, number and data its own object.
     public func archive(root: PropertyListObject) -> Data {
-        BinaryPropertyList.encode(
-            .dictionary([
-                "$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000),
-                "$top": .dictionary(["root": root]), "$objects": .array(objects),
-            ]))
+        var fresh = 0
+        func unique(_ entry: PropertyListTable.Entry) -> PropertyListNode {
+            fresh += 1
+            return .scalar(entry, identity: .fresh(fresh))
+        }
+        func field(_ value: PropertyListObject) -> PropertyListNode {
+            switch value {
+            case .array(let elements): return .array(elements.map(field))
+            case .set(let elements): return .set(elements.map(field))
+            case .dictionary: return BinaryPropertyListWriter.node(value)
+            case .null, .bool, .uid: return BinaryPropertyListWriter.node(value)
+            default: return unique(BinaryPropertyListWriter.entry(value) ?? .null)
+            }
+        }
+        func className(_ value: PropertyListObject) -> PropertyListNode {
+            switch value {
+            case .string(let name): return .scalar(.string(name), identity: .className(name))
+            case .array(let elements): return .array(elements.map(className))
+            default: return field(value)
+            }
+        }
+        func key(_ name: String) -> PropertyListNode {
+            .scalar(.string(name), identity: .constant(name))
+        }
+        var list: [PropertyListNode] = []
+        for object in objects {
+            guard case .dictionary(let fields) = object else {
+                list.append(field(object))
+                continue
+            }
+            let isRecord = fields["$classname"] != nil
+            let first = isRecord ? ["$classname", "$classes"] : []
+            let last = isRecord ? [] : ["$class"]
+            let middle = fields.keys.filter { !first.contains($0) && !last.contains($0) }.sorted()
+            let names = (first + middle + last).filter { fields[$0] != nil }
+            list.append(
+                .dictionary(
+                    names.map { name in
+                        let value = fields[name] ?? .null
+                        return (key(name), isRecord ? className(value) : field(value))
+                    }))
+        }
+        let top: PropertyListNode = .dictionary([
+            (key("$version"), unique(.integer(100_000))),
+            (key("$archiver"), unique(.string("NSKeyedArchiver"))),
+            (key("$top"), .dictionary([(key("root"), field(root))])),
+            (key("$objects"), .array(list)),
+        ])
+        return PropertyListTableWriter(PropertyListFlattener.table(top)).data()
     }
 
     /// The class record for `className`, added once.

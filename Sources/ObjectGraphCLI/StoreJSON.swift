@@ -3,7 +3,8 @@ import ObjectGraph
 
 /// The JSON form of objects and values, with the conventions of `objectgraph predicate
 /// --jsonl`: nil is `null`, dates `{"$date": <seconds since 1970>}`, data `{"$data": base64}`,
-/// UUIDs `{"$uuid": "…"}`, URIs and object IDs as strings.
+/// UUIDs `{"$uuid": "…"}`, URIs and object IDs as strings; a Transformable attribute holding
+/// an `NSKeyedArchiver` archive as `{"$archived": …}` (``ArchivedValueJSON``).
 enum StoreJSON {
     static func json(_ value: Value) -> Any {
         switch value {
@@ -26,7 +27,14 @@ enum StoreJSON {
         var attributes: [String: Any] = [:]
         var relationships: [String: Any] = [:]
         for attribute in model.allAttributes(of: object.entity) where !attribute.isTransient {
-            attributes[attribute.name] = json(try object.value(for: attribute.name))
+            let value = try object.value(for: attribute.name)
+            if attribute.type == .transformable, case .data = value,
+                let archived = ArchivedValueJSON.attribute(attribute.name, of: object)
+            {
+                attributes[attribute.name] = archived
+            } else {
+                attributes[attribute.name] = json(value)
+            }
         }
         for relationship in model.allRelationships(of: object.entity)
         where !relationship.isTransient {

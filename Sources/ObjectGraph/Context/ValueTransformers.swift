@@ -87,7 +87,11 @@ extension ManagedObject {
         return try Archive.decode(type, from: data)
     }
 
-    private func transformableAttribute(_ key: String) throws -> Attribute {
+    /// The Transformable or Binary attribute `key`.
+    /// - Throws: ``ObjectGraphError/wrongPropertyKind(entity:property:expected:)`` for another
+    ///   property.
+    @discardableResult
+    func transformableAttribute(_ key: String) throws -> Attribute {
         let position = try schema.position(of: key)
         guard case .attribute(let attribute) = schema.properties[position],
             attribute.type == .transformable || attribute.type == .binary
