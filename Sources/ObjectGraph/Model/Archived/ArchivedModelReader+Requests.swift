@@ -14,16 +14,9 @@ extension ArchivedModelReader {
     mutating func predicate(_ value: ArchivedValue, of owner: ArchivedObject, _ key: String)
         throws(ArchivedModelError) -> Predicate?
     {
-        var memo: [Int: Int] = [:]
-        var open: Set<Int> = []
-        try spend(try expandedSize(value, owner, &memo, &open), owner)
-        var decoder = ArchivedPredicateDecoder()
-        do {
-            return try decoder.predicate(value, depth: 0)
-        } catch {
-            leftOut(owner, key, error)
-            return nil
-        }
+        guard case .predicate(let predicate)? = try decoded(value, of: owner, key, predicate: true)
+        else { return nil }
+        return predicate
     }
 
     /// The expression archived in `value` (a derivation), or `nil` (with a warning) when it
@@ -31,26 +24,38 @@ extension ArchivedModelReader {
     mutating func expression(_ value: ArchivedValue, of owner: ArchivedObject, _ key: String)
         throws(ArchivedModelError) -> Expression?
     {
+        guard
+            case .expression(let expression)? = try decoded(value, of: owner, key, predicate: false)
+        else { return nil }
+        return expression
+    }
+
+    private enum DecodedForm {
+        case predicate(Predicate)
+        case expression(Expression)
+    }
+
+    /// `value` decoded as a predicate or an expression, once its expanded size is counted
+    /// against the budget; `nil`, with a warning, when it has no ObjectGraph form.
+    private mutating func decoded(
+        _ value: ArchivedValue, of owner: ArchivedObject, _ key: String, predicate: Bool
+    ) throws(ArchivedModelError) -> DecodedForm? {
         var memo: [Int: Int] = [:]
         var open: Set<Int> = []
         try spend(try expandedSize(value, owner, &memo, &open), owner)
         var decoder = ArchivedPredicateDecoder()
         do {
-            return try decoder.expression(value, depth: 0)
+            return predicate
+                ? .predicate(try decoder.predicate(value, depth: 0))
+                : .expression(try decoder.expression(value, depth: 0))
         } catch {
-            leftOut(owner, key, error)
+            diagnostics.append(
+                Diagnostic(
+                    .warning, "model-cache-predicate",
+                    "\(source): model cache, archive object \(owner.index) (\(owner.className)):"
+                        + " \(key) left out: \(error.description)"))
             return nil
         }
-    }
-
-    private mutating func leftOut(
-        _ owner: ArchivedObject, _ key: String, _ error: ArchivedPredicateError
-    ) {
-        diagnostics.append(
-            Diagnostic(
-                .warning, "model-cache-predicate",
-                "\(source): model cache, archive object \(owner.index) (\(owner.className)):"
-                    + " \(key) left out: \(error.description)"))
     }
 
     /// How many objects `value` expands to as a tree, counting a shared object each time:
