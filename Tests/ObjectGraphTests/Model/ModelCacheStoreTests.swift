@@ -65,6 +65,36 @@ struct ModelCacheStoreTests {
                 == "1")
     }
 
+    @Test("a store opened by an app that no longer ships its model migrates from the cache")
+    func migratesWithoutTheOldModel() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { TestSupport.removeTemporaryFolder(folder) }
+        var note = Entity("Note")
+        note.attributes = [Attribute("title", type: .string)]
+        let v1 = EntityModel(entities: [note])
+        note.attributes.append(Attribute("pinned", type: .boolean, defaultValueString: "NO"))
+        let v2 = EntityModel(entities: [note])
+        let url = folder.appendingPathComponent("Notes.sqlite")
+        do {
+            let coordinator = StoreCoordinator(model: v1)
+            try coordinator.addStore(type: .sqlite, at: url)
+            let context = ManagedContext(coordinator: coordinator)
+            try context.insert("Note").set("Kept", for: "title")
+            try context.save()
+        }
+        // Only v2 is known: the source model is the one the store carries.
+        let coordinator = StoreCoordinator(model: v2)
+        try coordinator.addStore(type: .sqlite, at: url)
+        let titles = try ManagedContext(coordinator: coordinator).fetch(
+            FetchRequest(entityName: "Note")
+        )
+        .map { try $0.value(for: "title") }
+        #expect(titles == [.string("Kept")])
+        #expect(
+            try StoreCoordinator.cachedModel(ofStoreAt: url)?.entityVersionHashes
+                == v2.entityVersionHashes)
+    }
+
     @Test("a store without the table gets it when migrated")
     func migrationAddsTheTable() throws {
         let folder = try TestSupport.makeTemporaryFolder()
