@@ -135,8 +135,13 @@ struct SQLiteStoreTests {
         _ = try Self.open(url)
         var entities = TestModels.league().entities
         entities[0].attributes.append(Attribute("nickname", type: .string))
+        // The store carries the model that wrote it (Z_MODELCACHE), so by default it would
+        // migrate; refused when automatic migration is off.
+        var options = StoreOptions()
+        options.migration.migratesAutomatically = false
         do {
-            _ = try Self.open(url, model: EntityModel(entities: entities))
+            try StoreCoordinator(model: EntityModel(entities: entities))
+                .addStore(type: .sqlite, at: url, options: options)
             Issue.record("expected an incompatible-model error")
         } catch let StoreError.incompatibleModel(path, compatibility) {
             #expect(path == url.path)

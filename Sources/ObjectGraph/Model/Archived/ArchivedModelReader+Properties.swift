@@ -60,9 +60,14 @@ extension ArchivedModelReader {
             attribute.customClassName = className
         }
         attribute.isDerived = property.isKind(of: "NSDerivedAttributeDescription")
+        if attribute.isDerived, let value = try field(property, "NSDerivationExpression") {
+            attribute.derivationExpression = try expression(
+                value, of: property, "NSDerivationExpression")?.description
+        }
         (attribute.renamingIdentifier, attribute.versionHashModifier, attribute.userInfo) =
             try common(property, name: name)
         try defaultValue(property, into: &attribute)
+        try validationRules(property, into: &attribute)
         return attribute
     }
 

@@ -11,6 +11,8 @@ struct ArchivedModelReader {
     let source: String
     /// The reads left before the archive counts as hostile.
     var budget: Int
+    /// Warnings about parts left out (predicates ObjectGraph has no form for).
+    var diagnostics: [Diagnostic] = []
 
     init(source: String, objectCount: Int) {
         self.source = source
@@ -41,9 +43,11 @@ struct ArchivedModelReader {
         entities.sort { $0.name.utf8Less(than: $1.name) }
         try checkInheritance(entities, root)
         let identifiers = try strings(root, "NSVersionIdentifiers").sorted { $0.utf8Less(than: $1) }
-        return EntityModel(
-            entities: entities, configurations: try configurations(root),
-            versionIdentifier: identifiers.first ?? "")
+        var model = EntityModel(
+            entities: entities, fetchTemplates: try fetchTemplates(root),
+            configurations: try configurations(root), versionIdentifier: identifiers.first ?? "")
+        model.loadDiagnostics = diagnostics
+        return model
     }
 
     // MARK: Entities
@@ -91,16 +95,19 @@ struct ArchivedModelReader {
                 entity.relationships.append(try relationship(property))
             } else if property.isKind(of: "NSAttributeDescription") {
                 entity.attributes.append(try attribute(property))
+            } else if property.isKind(of: "NSFetchedPropertyDescription") {
+                entity.fetchedProperties.append(try fetchedProperty(property))
             }
         }
         entity.attributes.sort { $0.name.utf8Less(than: $1.name) }
         entity.relationships.sort { $0.name.utf8Less(than: $1.name) }
+        entity.fetchedProperties.sort { $0.name.utf8Less(than: $1.name) }
         return entity
     }
 
     /// The properties the entity declares itself: inherited ones are archived as
     /// `_NSPropertyDescriptionProxy`s, or as the parent's own objects (whose `NSEntity` is the
-    /// parent); fetched properties are left out.
+    /// parent).
     private mutating func ownProperties(of entity: ArchivedObject) throws(ArchivedModelError)
         -> [ArchivedObject]
     {
@@ -113,6 +120,7 @@ struct ArchivedModelReader {
             guard
                 property.isKind(of: "NSAttributeDescription")
                     || property.isKind(of: "NSRelationshipDescription")
+                    || property.isKind(of: "NSFetchedPropertyDescription")
             else { continue }
             if let owner = try objectField(property, "NSEntity"), owner.index != entity.index {
                 continue

@@ -9,8 +9,9 @@ extension EntityModel {
     /// DEFLATE stream of an `NSKeyedArchiver` archive whose root is an `NSManagedObjectModel`.
     /// Entities, inheritance, attributes (types, defaults, flags), relationships (inverses,
     /// delete rules, counts, order), uniqueness constraints, compound and fetch indexes, user
-    /// info, version hash modifiers, renaming identifiers and configurations are read; fetch
-    /// request templates, fetched properties and validation predicates are not.
+    /// info, version hash modifiers, renaming identifiers, configurations, fetch request
+    /// templates, fetched properties and validation rules (the compiled minimum, maximum and
+    /// regular expression back in their fields) are read. ``modelCache()`` writes it.
     ///
     /// ```swift
     /// let model = try EntityModel(modelCache: content, source: "Notes.sqlite")

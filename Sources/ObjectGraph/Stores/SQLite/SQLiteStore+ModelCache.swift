@@ -27,4 +27,18 @@ extension SQLiteStore {
         guard let content, !content.isEmpty else { return nil }
         return try EntityModel(modelCache: content, source: path)
     }
+
+    /// Writes `model` into the store's `Z_MODELCACHE` in Core Data's format (its one row's
+    /// `Z_CONTENT`: ``EntityModel/modelCache()``), creating the table as Core Data does when
+    /// the file has none: so Core Data can migrate a store ObjectGraph created or migrated
+    /// even when the app no longer ships the model that wrote it. Runs inside the caller's
+    /// transaction.
+    static func writeModelCache(_ database: Database, model: EntityModel) throws {
+        if try !database.tableExists("Z_MODELCACHE") {
+            try database.execute(sql: StoreLayout.modelCacheTableSQL)
+        }
+        try database.execute(sql: "DELETE FROM Z_MODELCACHE")
+        try database.execute(
+            sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [model.modelCache()])
+    }
 }

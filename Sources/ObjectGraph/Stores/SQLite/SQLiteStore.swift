@@ -87,7 +87,9 @@ final class SQLiteStore: PersistentStore {
                 let created = StoreMetadata(model: schema.model)
                 // `false`: another connection (another process) created it meanwhile.
                 metadata =
-                    try Self.createSchema(database, layout: layout, metadata: created, path: path)
+                    try Self.createSchema(
+                        database, layout: layout, metadata: created, model: schema.model,
+                        path: path)
                     ? created
                     : try Self.readCompatibleMetadata(database, schema: schema, path: path)
             }
@@ -262,9 +264,10 @@ final class SQLiteStore: PersistentStore {
 
     /// Creates the tables and metadata in an empty file, in one transaction; returns `false`
     /// (and changes nothing) when another connection, another process say, created them
-    /// since this one looked.
+    /// since this one looked. `Z_MODELCACHE` holds `model`.
     static func createSchema(
-        _ database: Database, layout: StoreLayout, metadata: StoreMetadata, path: String
+        _ database: Database, layout: StoreLayout, metadata: StoreMetadata, model: EntityModel,
+        path: String
     ) throws -> Bool {
         try database.execute(sql: "PRAGMA auto_vacuum = 2")
         return try database.inTransaction(.immediate) { db in
@@ -287,6 +290,7 @@ final class SQLiteStore: PersistentStore {
             try db.execute(
                 sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                 arguments: [metadata.storeUUID, plist])
+            try writeModelCache(db, model: model)
             return true
         }
     }

@@ -108,7 +108,7 @@ extension SQLiteStore {
     }
 
     /// Writes `model`'s hashes, identifiers and digest into `Z_METADATA`, keeping the store
-    /// UUID and every other key; empties `Z_MODELCACHE` (it held the old model).
+    /// UUID and every other key; `Z_MODELCACHE` then holds `model`.
     static func rewriteMetadata(_ db: Database, path: String, model: EntityModel) throws {
         let old = try readMetadata(db, path: path)
         var metadata = StoreMetadata(
@@ -127,9 +127,7 @@ extension SQLiteStore {
                 "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT Z_VERSION FROM"
                 + " Z_METADATA ORDER BY Z_VERSION LIMIT 1)",
             arguments: [plist])
-        if try db.tableExists("Z_MODELCACHE") {
-            try db.execute(sql: "DELETE FROM Z_MODELCACHE")
-        }
+        try writeModelCache(db, model: model)
     }
 }
 
