@@ -60,6 +60,7 @@ struct StoreLayoutBuilder {
     }
 
     let model: EntityModel
+    let style: SchemaStyle
     var ordered: [Entity] = []
     var numbers: [String: Int] = [:]
     var rootNames: [String: String] = [:]
@@ -73,8 +74,9 @@ struct StoreLayoutBuilder {
     var joinTables: [JoinTableLayout] = []
     var usedJoinColumns: Set<String> = []
 
-    init(model: EntityModel) {
+    init(model: EntityModel, style: SchemaStyle) {
         self.model = model
+        self.style = style
     }
 
     mutating func build() throws(StoreLayoutError) -> Result {
@@ -95,7 +97,7 @@ struct StoreLayoutBuilder {
         }
         let entities = makeEntityLayouts()
         let tables = makeTables(entities: entities)
-        var indexBuilder = IndexBuilder(usedNames: usedSchemaNames)
+        var indexBuilder = IndexBuilder(usedNames: usedSchemaNames, style: style)
         let indexes = try indexBuilder.indexes(
             model: model, ordered: ordered, entities: entities, tables: tables,
             joinTables: joinTables)
