@@ -71,7 +71,8 @@ struct IndexBuilder {
     {
         var result: [IndexLayout] = []
         let prefix = "Z_" + entity.name + "_"
-        for fetchIndex in entity.fetchIndexes {
+        for fetchIndex in entity.fetchIndexes
+        where !isRelationshipIndex(fetchIndex, of: entity, layout: layout) {
             var elements: [IndexLayout.Element] = []
             for element in fetchIndex.elements {
                 guard
@@ -109,6 +110,10 @@ struct IndexBuilder {
                     purpose: .fetchIndex))
         }
         for (position, properties) in entity.compoundIndexes.enumerated() {
+            let fetchName = "compoundIndex" + (position == 0 ? "" : String(position))
+            // A compiled model also lists its compound indexes as fetch indexes of these names.
+            guard style == .legacy || !entity.fetchIndexes.contains(where: { $0.name == fetchName })
+            else { continue }
             var columns: [String] = []
             for property in properties {
                 guard
@@ -121,7 +126,7 @@ struct IndexBuilder {
             let name =
                 legacy
                 ? layout.tableName + "_" + columns.joined(separator: "_")
-                : prefix + "compoundIndex" + (position == 0 ? "" : String(position))
+                : prefix + fetchName
             result.append(
                 IndexLayout(
                     name: unique(name), table: layout.tableName,
@@ -137,6 +142,19 @@ struct IndexBuilder {
                 uniquenessIndex(columns: columns, of: constraint, prefix: prefix, in: layout))
         }
         return result
+    }
+
+    /// Whether `fetchIndex` is the index a compiled model gives each relationship (named after
+    /// it, its one element): a to-one's is the foreign-key index `<TABLE>_<COLUMN>_INDEX`, a
+    /// to-many's is on the other side or the join table, so it makes no `Z_<Entity>_` index
+    /// (Accounts3's `Account.accountType`, `parentAccount`, `childAccounts`, …).
+    private func isRelationshipIndex(
+        _ fetchIndex: FetchIndex, of entity: Entity, layout: EntityLayout
+    ) -> Bool {
+        guard fetchIndex.elements.count == 1, let element = fetchIndex.elements.first,
+            element.property == fetchIndex.name
+        else { return false }
+        return layout.relationships[element.property] != nil
     }
 
     /// The unique index, or the constraint inside `CREATE TABLE`, of one uniqueness constraint.
