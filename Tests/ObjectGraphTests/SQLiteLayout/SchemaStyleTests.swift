@@ -96,6 +96,41 @@ struct SchemaStyleTests {
             ])
     }
 
+    @Test("a compiled model's relationship and compound fetch indexes, and URI columns")
+    func compiledModelIndexes() throws {
+        // As a model cache holds them: a fetch index per relationship named after it, and the
+        // compound index listed again as fetch index `compoundIndex`.
+        let model = try EntityModel(
+            xmlData: Data(
+                #"""
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Link">
+                <attribute name="address" optional="YES" attributeType="URI"/>
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <attribute name="icon" optional="YES" attributeType="Binary"/>
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="links" inverseEntity="Owner"/>
+                <fetchIndex name="owner"><fetchIndexElement property="owner" type="Binary" order="ascending"/></fetchIndex>
+                <fetchIndex name="compoundIndex"><fetchIndexElement property="title" type="Binary" order="ascending"/></fetchIndex>
+                <compoundIndexes><compoundIndex><index value="title"/></compoundIndex></compoundIndexes>
+                </entity>
+                <entity name="Owner">
+                <relationship name="links" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Link" inverseName="owner" inverseEntity="Link"/>
+                <fetchIndex name="links"><fetchIndexElement property="links" type="Binary" order="ascending"/></fetchIndex>
+                </entity>
+                </model>
+                """#.utf8))
+        let statements = try StoreLayout(model: model).createStatements()
+        #expect(
+            statements.prefix(4) == [
+                "CREATE TABLE ZLINK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZOWNER INTEGER, ZTITLE VARCHAR, ZADDRESS VARCHAR, ZICON BLOB )",
+                "CREATE TABLE ZOWNER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
+                "CREATE INDEX ZLINK_ZOWNER_INDEX ON ZLINK (ZOWNER)",
+                "CREATE INDEX Z_Link_compoundIndex ON ZLINK (ZTITLE COLLATE BINARY ASC)",
+            ])
+        #expect(statements.count == 7)
+    }
+
     @Test("a name SQLite would not read bare is quoted")
     func quoting() {
         #expect(StoreLayout.schemaIdentifier("ZPERSON") == "ZPERSON")
