@@ -75,6 +75,16 @@ public struct StoreOptions: Sendable, Hashable {
     /// is added (Core Data's `NSMigratePersistentStoresAutomaticallyOption` and
     /// `NSInferMappingModelAutomaticallyOption`, both on by default). See ``MigrationOptions``.
     public var migration: MigrationOptions
+    /// The Core Data framework version (`NSPersistenceFrameworkVersion`) a new SQLite store
+    /// claims, and whose schema (index names, uniqueness constraints, ``SchemaStyle``) and
+    /// metadata keys it is created with; `nil`: ``StoreMetadata/defaultFrameworkVersion``.
+    /// Existing files keep the schema they have.
+    ///
+    /// ```swift
+    /// var options = StoreOptions()
+    /// options.frameworkVersion = 1044  // as an iOS 12 device writes it
+    /// ```
+    public var frameworkVersion: Int? = nil
 
     /// Creates options.
     public init(

@@ -129,14 +129,15 @@ struct SchoolLayoutTests {
     func indexes() throws {
         let layout = try Self.layout()
         let statements = Set(layout.indexes.map(layout.createStatement(for:)))
+        // Core Data's text exactly: bare identifiers.
         let expected = [
-            #"CREATE INDEX "ZCOURSE_ZCLASSROOM_INDEX" ON "ZCOURSE" ("ZCLASSROOM")"#,
-            #"CREATE INDEX "ZCOURSE_ZTEACHER_INDEX" ON "ZCOURSE" ("ZTEACHER")"#,
-            #"CREATE INDEX "ZLESSON_ZCOURSE_INDEX" ON "ZLESSON" ("ZCOURSE")"#,
-            #"CREATE INDEX "ZPERSON_Z_ENT_INDEX" ON "ZPERSON" ("Z_ENT")"#,
-            #"CREATE INDEX "Z_Course_byCodeIndex" ON "ZCOURSE" ("ZCODE" COLLATE BINARY ASC)"#,
-            #"CREATE UNIQUE INDEX "Z_Course_UNIQUE_code" ON "ZCOURSE" ("ZCODE" COLLATE BINARY ASC)"#,
-            #"CREATE INDEX "Z_3STUDENTS_Z_6STUDENTS_INDEX" ON "Z_3STUDENTS" ("Z_6STUDENTS", "Z_3COURSES")"#,
+            "CREATE INDEX ZCOURSE_ZCLASSROOM_INDEX ON ZCOURSE (ZCLASSROOM)",
+            "CREATE INDEX ZCOURSE_ZTEACHER_INDEX ON ZCOURSE (ZTEACHER)",
+            "CREATE INDEX ZLESSON_ZCOURSE_INDEX ON ZLESSON (ZCOURSE)",
+            "CREATE INDEX ZPERSON_Z_ENT_INDEX ON ZPERSON (Z_ENT)",
+            "CREATE INDEX Z_Course_byCodeIndex ON ZCOURSE (ZCODE COLLATE BINARY ASC)",
+            "CREATE UNIQUE INDEX Z_Course_UNIQUE_code ON ZCOURSE (ZCODE COLLATE BINARY ASC)",
+            "CREATE INDEX Z_3STUDENTS_Z_6STUDENTS_INDEX ON Z_3STUDENTS (Z_6STUDENTS, Z_3COURSES)",
         ]
         for statement in expected {
             #expect(statements.contains(statement), "\(statement)")
@@ -148,13 +149,13 @@ struct SchoolLayoutTests {
         )
     }
 
-    @Test("the DDL lists entity tables, join tables, bookkeeping tables, then indexes")
+    @Test("the DDL lists entity and join tables, then indexes, then bookkeeping tables")
     func statementOrder() throws {
         let layout = try Self.layout()
         let statements = layout.createStatements()
         #expect(
             statements.first?.hasPrefix(
-                #"CREATE TABLE "ZANNOUNCEMENT" ( "Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, "Z_OPT" INTEGER"#
+                "CREATE TABLE ZANNOUNCEMENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
             ) == true)
         #expect(statements.contains(StoreLayout.primaryKeyTableSQL))
         #expect(statements.contains(StoreLayout.metadataTableSQL))
@@ -165,7 +166,17 @@ struct SchoolLayoutTests {
         #expect(
             statements.count
                 == layout.tables.count + layout.joinTables.count + 3 + layout.indexes.count)
+        // As Core Data: each entity's table, then its join tables; the indexes; bookkeeping.
         let firstIndex = try #require(statements.firstIndex { $0.contains(" INDEX ") })
-        #expect(statements[firstIndex...].allSatisfy { $0.contains(" INDEX ") })
+        #expect(statements[..<firstIndex].allSatisfy { $0.hasPrefix("CREATE TABLE Z") })
+        #expect(
+            Array(statements.suffix(3)) == [
+                StoreLayout.primaryKeyTableSQL, StoreLayout.metadataTableSQL,
+                StoreLayout.modelCacheTableSQL,
+            ])
+        #expect(statements.dropLast(3)[firstIndex...].allSatisfy { $0.contains(" INDEX ") })
+        let tables = statements[..<firstIndex].map { $0.split(separator: " ")[2] }
+        #expect(
+            tables.firstIndex(of: "Z_3STUDENTS") == tables.firstIndex(of: "ZCOURSE").map { $0 + 1 })
     }
 }

@@ -64,7 +64,9 @@ final class SQLiteStore: PersistentStore {
         if !exists && (options.isReadOnly || !options.createIfMissing) {
             throw StoreError.cannotOpen(path: path, reason: "no such file")
         }
-        (layout, entityLayouts, schemaIndexByNumber) = try Self.layouts(of: schema, path: path)
+        let frameworkVersion = options.frameworkVersion ?? StoreMetadata.defaultFrameworkVersion
+        (layout, entityLayouts, schemaIndexByNumber) = try Self.layouts(
+            of: schema, path: path, frameworkVersion: frameworkVersion)
         do {
             database = try Database(
                 // Read-only: nothing beside the file may change (no -wal or -shm created, a
@@ -84,7 +86,8 @@ final class SQLiteStore: PersistentStore {
                 guard !options.isReadOnly else {
                     throw StoreError.corruptMetadata(path: path, reason: "no Z_METADATA table")
                 }
-                let created = StoreMetadata(model: schema.model)
+                let created = StoreMetadata(
+                    model: schema.model, frameworkVersion: frameworkVersion)
                 // `false`: another connection (another process) created it meanwhile.
                 metadata =
                     try Self.createSchema(
@@ -127,12 +130,13 @@ final class SQLiteStore: PersistentStore {
 
     /// The layout of `schema`'s model, each entity's layout (by schema index) and the schema
     /// index of each `Z_ENT`.
-    private static func layouts(of schema: ModelSchema, path: String) throws -> (
-        StoreLayout, [EntityLayout], [Int: Int]
-    ) {
+    private static func layouts(
+        of schema: ModelSchema, path: String,
+        frameworkVersion: Int = StoreMetadata.defaultFrameworkVersion
+    ) throws -> (StoreLayout, [EntityLayout], [Int: Int]) {
         let layout: StoreLayout
         do {
-            layout = try StoreLayout(model: schema.model)
+            layout = try StoreLayout(model: schema.model, frameworkVersion: frameworkVersion)
         } catch {
             throw StoreError.cannotOpen(
                 path: path, reason: "the model has no SQLite layout: \(error)")
@@ -262,7 +266,8 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
-    /// Creates the tables and metadata in an empty file, in one transaction; returns `false`
+    /// Creates the tables (Core Data's DDL for `layout`'s framework version, `Z_MODELCACHE`
+    /// included) and metadata in an empty file, in one transaction; returns `false`
     /// (and changes nothing) when another connection, another process say, created them
     /// since this one looked. `Z_MODELCACHE` holds `model`.
     static func createSchema(
@@ -272,7 +277,7 @@ final class SQLiteStore: PersistentStore {
         try database.execute(sql: "PRAGMA auto_vacuum = 2")
         return try database.inTransaction(.immediate) { db in
             guard try !db.tableExists("Z_METADATA") else { return false }
-            for statement in layout.createStatements(includingModelCache: false) {
+            for statement in layout.createStatements() {
                 try db.execute(sql: statement)
             }
             for entity in layout.entities {

@@ -43,7 +43,13 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
         case .integer: return 0
         case .decimal, .float, .timestamp: return 1
         case .varchar: return 2
-        case .blob: return 3
+        case .blob: return 4
         }
+    }
+
+    /// The group of an attribute's column `type`: URI attributes, `VARCHAR` like strings, come
+    /// after every string and before the bytes (knowledgeC's `StructuredMetadata`).
+    static func columnGroup(of attributeType: AttributeType, in type: ColumnType) -> Int {
+        attributeType == .uri ? 3 : type.columnGroup
     }
 }

@@ -1,15 +1,20 @@
-/// Computes the indexes of a layout in the modern (fetch-index) style of §8:
-/// `<TABLE>_<COLUMN>_INDEX` on every to-one foreign key, `<TABLE>_Z_ENT_INDEX` on root tables
-/// with subentities, `Z_<Entity>_<name>` for fetch indexes, `Z_<Entity>_by<Name>Index` for
-/// `indexed` attributes (the name Xcode gives them when it converts them to fetch indexes;
-/// skipped when a fetch index already has that name), `Z_<Entity>_compoundIndex`, `…1`, … for
-/// old compound indexes, `Z_<Entity>_UNIQUE_<a>_<b>` (unique) for uniqueness constraints, and
-/// the join tables' indexes. Names taken already get a numeric suffix.
+/// Computes the indexes of a layout in the order and with the names Core Data of `style` gives
+/// them (§8, ``SchemaStyle``). Table by table: `<TABLE>_<COLUMN>_INDEX` on every to-one foreign
+/// key (column order), the indexes of the join tables whose relationship an entity of the table
+/// declares, `<TABLE>_Z_ENT_INDEX` on root tables with subentities, then entity by entity its
+/// fetch indexes `Z_<Entity>_<name>`, `indexed` attributes (`Z_<Entity>_by<Name>Index`, the
+/// name Xcode gives them when it converts them to fetch indexes, skipped when a fetch index
+/// already has that name; legacy: `<TABLE>_<COLUMN>_INDEX`), compound indexes
+/// (`Z_<Entity>_compoundIndex`, `…1`, …; legacy: `<TABLE>_<COL1>_<COL2>`) and uniqueness
+/// constraints (`Z_<Entity>_UNIQUE_<a>_<b>` unique indexes, or constraints inside `CREATE
+/// TABLE` in older styles). Index names taken already get a numeric suffix.
 struct IndexBuilder {
     private var usedNames: Set<String>
+    private let style: SchemaStyle
 
-    init(usedNames: Set<String>) {
+    init(usedNames: Set<String>, style: SchemaStyle) {
         self.usedNames = usedNames
+        self.style = style
     }
 
     mutating func indexes(
@@ -17,6 +22,7 @@ struct IndexBuilder {
         tables: [EntityTableLayout], joinTables: [JoinTableLayout]
     ) throws(StoreLayoutError) -> [IndexLayout] {
         var result: [IndexLayout] = []
+        var placedJoinTables: Set<String> = []
         for table in tables {
             for column in table.columns {
                 guard case .foreignKey = column.role else { continue }
@@ -26,26 +32,38 @@ struct IndexBuilder {
                         table: table.name, elements: [IndexLayout.Element(column: column.name)],
                         purpose: .foreignKey))
             }
+            let members = entities.filter { $0.tableName == table.name }
+            let memberNames = Set(members.map(\.name))
+            for joinTable in joinTables where memberNames.contains(joinTable.entity) {
+                placedJoinTables.insert(joinTable.name)
+                result.append(index(of: joinTable))
+            }
             if table.entityNumbers.count > 1 {
                 result.append(
                     IndexLayout(
                         name: unique(table.name + "_Z_ENT_INDEX"), table: table.name,
                         elements: [IndexLayout.Element(column: "Z_ENT")], purpose: .entityNumber))
             }
+            for member in members {
+                let position = member.entityNumber - 1
+                guard position >= 0, position < ordered.count else { continue }
+                result += try indexes(of: ordered[position], layout: member, model: model)
+            }
         }
-        for (position, entity) in ordered.enumerated() where position < entities.count {
-            result += try indexes(of: entity, layout: entities[position], model: model)
-        }
-        for joinTable in joinTables {
-            result.append(
-                IndexLayout(
-                    name: joinTable.indexName, table: joinTable.name,
-                    elements: [
-                        IndexLayout.Element(column: joinTable.destinationColumn),
-                        IndexLayout.Element(column: joinTable.ownerColumn),
-                    ], purpose: .joinTable))
+        for joinTable in joinTables where !placedJoinTables.contains(joinTable.name) {
+            result.append(index(of: joinTable))
         }
         return result
+    }
+
+    /// The index on a join table's `(destination, owner)` columns.
+    private func index(of joinTable: JoinTableLayout) -> IndexLayout {
+        IndexLayout(
+            name: joinTable.indexName, table: joinTable.name,
+            elements: [
+                IndexLayout.Element(column: joinTable.destinationColumn),
+                IndexLayout.Element(column: joinTable.ownerColumn),
+            ], purpose: .joinTable)
     }
 
     private mutating func indexes(of entity: Entity, layout: EntityLayout, model: EntityModel)
@@ -53,7 +71,8 @@ struct IndexBuilder {
     {
         var result: [IndexLayout] = []
         let prefix = "Z_" + entity.name + "_"
-        for fetchIndex in entity.fetchIndexes {
+        for fetchIndex in entity.fetchIndexes
+        where !isRelationshipIndex(fetchIndex, of: entity, layout: layout) {
             var elements: [IndexLayout.Element] = []
             for element in fetchIndex.elements {
                 guard
@@ -71,11 +90,19 @@ struct IndexBuilder {
                     elements: elements, purpose: .fetchIndex))
         }
         for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient {
+            let column = try column(attribute.name, of: entity, layout: layout)
+            if style == .legacy {
+                result.append(
+                    IndexLayout(
+                        name: unique(layout.tableName + "_" + column + "_INDEX"),
+                        table: layout.tableName, elements: [IndexLayout.Element(column: column)],
+                        purpose: .fetchIndex))
+                continue
+            }
             let name =
                 prefix + "by" + attribute.name.prefix(1).uppercased()
                 + attribute.name.dropFirst() + "Index"
             guard !usedNames.contains(name.lowercased()) else { continue }
-            let column = try column(attribute.name, of: entity, layout: layout)
             result.append(
                 IndexLayout(
                     name: unique(name), table: layout.tableName,
@@ -83,32 +110,72 @@ struct IndexBuilder {
                     purpose: .fetchIndex))
         }
         for (position, properties) in entity.compoundIndexes.enumerated() {
-            var elements: [IndexLayout.Element] = []
+            let fetchName = "compoundIndex" + (position == 0 ? "" : String(position))
+            // A compiled model also lists its compound indexes as fetch indexes of these names.
+            guard style == .legacy || !entity.fetchIndexes.contains(where: { $0.name == fetchName })
+            else { continue }
+            var columns: [String] = []
             for property in properties {
                 guard
                     let column = try indexColumn(property, of: entity, layout: layout, model: model)
                 else { continue }
-                elements.append(IndexLayout.Element(column: column, isCollated: true))
+                columns.append(column)
             }
-            guard !elements.isEmpty else { continue }
-            let name = prefix + "compoundIndex" + (position == 0 ? "" : String(position))
+            guard !columns.isEmpty else { continue }
+            let legacy = style == .legacy
+            let name =
+                legacy
+                ? layout.tableName + "_" + columns.joined(separator: "_")
+                : prefix + fetchName
             result.append(
                 IndexLayout(
-                    name: unique(name), table: layout.tableName, elements: elements,
+                    name: unique(name), table: layout.tableName,
+                    elements: columns.map { IndexLayout.Element(column: $0, isCollated: !legacy) },
                     purpose: .fetchIndex))
         }
         for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
-            let elements = try constraint.map { property throws(StoreLayoutError) in
-                IndexLayout.Element(
-                    column: try column(property, of: entity, layout: layout), isCollated: true)
+            var columns: [String] = []
+            for property in constraint {
+                columns.append(try column(property, of: entity, layout: layout))
             }
             result.append(
-                IndexLayout(
-                    name: unique(prefix + "UNIQUE_" + constraint.joined(separator: "_")),
-                    table: layout.tableName, elements: elements, isUnique: true,
-                    purpose: .uniquenessConstraint))
+                uniquenessIndex(columns: columns, of: constraint, prefix: prefix, in: layout))
         }
         return result
+    }
+
+    /// Whether `fetchIndex` is the index a compiled model gives each relationship (named after
+    /// it, its one element): a to-one's is the foreign-key index `<TABLE>_<COLUMN>_INDEX`, a
+    /// to-many's is on the other side or the join table, so it makes no `Z_<Entity>_` index
+    /// (Accounts3's `Account.accountType`, `parentAccount`, `childAccounts`, …).
+    private func isRelationshipIndex(
+        _ fetchIndex: FetchIndex, of entity: Entity, layout: EntityLayout
+    ) -> Bool {
+        guard fetchIndex.elements.count == 1, let element = fetchIndex.elements.first,
+            element.property == fetchIndex.name
+        else { return false }
+        return layout.relationships[element.property] != nil
+    }
+
+    /// The unique index, or the constraint inside `CREATE TABLE`, of one uniqueness constraint.
+    private mutating func uniquenessIndex(
+        columns: [String], of constraint: [String], prefix: String, in layout: EntityLayout
+    ) -> IndexLayout {
+        let declaration: IndexLayout.Declaration
+        switch style {
+        case .uniqueIndexes: declaration = .index
+        case .fetchIndexes: declaration = columns.count == 1 ? .columnConstraint : .tableConstraint
+        case .legacy: declaration = .tableConstraint
+        }
+        let name =
+            declaration == .index
+            ? unique(prefix + "UNIQUE_" + constraint.joined(separator: "_"))
+            : columns.joined(separator: "_")
+        return IndexLayout(
+            name: name, table: layout.tableName,
+            elements: columns.map {
+                IndexLayout.Element(column: $0, isCollated: declaration == .index)
+            }, isUnique: true, purpose: .uniquenessConstraint, declaration: declaration)
     }
 
     /// The column of an index element, or `nil` when `property` is one of the entity's

@@ -1,4 +1,5 @@
-/// An index Core Data creates on a store's tables (modern, fetch-index style; §8).
+/// An index Core Data creates on a store's tables, or a uniqueness constraint it declares
+/// inside `CREATE TABLE` in older styles (see ``SchemaStyle``; research notes §8).
 ///
 /// ```swift
 /// for index in layout.indexes { print(index.name, index.table, index.isUnique) }
@@ -36,7 +37,17 @@ public struct IndexLayout: Sendable, Hashable {
         case uniquenessConstraint
     }
 
-    /// The index name, unquoted.
+    /// Where the schema declares an index.
+    public enum Declaration: Sendable, Hashable {
+        /// A `CREATE [UNIQUE] INDEX` statement of its own.
+        case index
+        /// A table constraint at the end of `CREATE TABLE`: `CONSTRAINT <name> UNIQUE (…)`.
+        case tableConstraint
+        /// `UNIQUE` after the column's type in `CREATE TABLE` (one column only).
+        case columnConstraint
+    }
+
+    /// The index name, unquoted (the constraint name for a table constraint).
     public let name: String
     /// The indexed table.
     public let table: String
@@ -46,16 +57,20 @@ public struct IndexLayout: Sendable, Hashable {
     public let isUnique: Bool
     /// What the index is for.
     public let purpose: Purpose
+    /// Where the schema declares it; SQLite names the index behind a constraint
+    /// `sqlite_autoindex_<table>_<n>`.
+    public let declaration: Declaration
 
     /// Creates an index.
     public init(
         name: String, table: String, elements: [Element], isUnique: Bool = false,
-        purpose: Purpose
+        purpose: Purpose, declaration: Declaration = .index
     ) {
         self.name = name
         self.table = table
         self.elements = elements
         self.isUnique = isUnique
         self.purpose = purpose
+        self.declaration = declaration
     }
 }

@@ -1,8 +1,9 @@
 import SQLiteDatabase
 
-/// The SQL that creates a store's schema. Every identifier is quoted with embedded `"` doubled
-/// (entity and property names come from user models and may be keywords); no value appears in
-/// the text.
+/// The SQL that creates a store's schema, character for character as Core Data writes it:
+/// identifiers bare (`CREATE TABLE ZPERSON ( Z_PK INTEGER PRIMARY KEY, … )`) when SQLite reads
+/// them as plain names, quoted with embedded `"` doubled otherwise (``schemaIdentifier(_:)``);
+/// no value appears in the text.
 extension StoreLayout {
     /// Core Data's `Z_PRIMARYKEY` table, exactly as Apple writes it (§4).
     public static let primaryKeyTableSQL =
@@ -13,9 +14,10 @@ extension StoreLayout {
     /// Core Data's `Z_MODELCACHE` table, exactly as Apple writes it.
     public static let modelCacheTableSQL = "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"
 
-    /// Every statement that creates the schema, in order: entity tables, join tables,
-    /// `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE` (unless `includingModelCache` is false),
-    /// then the indexes. Rows (`Z_PRIMARYKEY`, `Z_METADATA`) are the store's to insert.
+    /// Every statement that creates the schema, in Core Data's order: entity by entity its
+    /// table (roots) and the join tables of its relationships, then the indexes, then
+    /// `Z_PRIMARYKEY`, `Z_METADATA` and `Z_MODELCACHE` (unless `includingModelCache` is
+    /// false). Rows (`Z_PRIMARYKEY`, `Z_METADATA`) are the store's to insert.
     ///
     /// ```swift
     /// for sql in try StoreLayout(model: model).createStatements() {
@@ -23,43 +25,92 @@ extension StoreLayout {
     /// }
     /// ```
     public func createStatements(includingModelCache: Bool = true) -> [String] {
-        var statements = tables.map(createStatement(for:))
-        statements += joinTables.map(createStatement(for:))
+        var statements: [String] = []
+        var placed: Set<String> = []
+        for entity in entities {
+            if entity.superNumber == 0, let table = table(named: entity.tableName) {
+                statements.append(createStatement(for: table))
+            }
+            for joinTable in joinTables where joinTable.entity == entity.name {
+                placed.insert(joinTable.name)
+                statements.append(createStatement(for: joinTable))
+            }
+        }
+        for joinTable in joinTables where !placed.contains(joinTable.name) {
+            statements.append(createStatement(for: joinTable))
+        }
+        statements += indexes.filter { $0.declaration == .index }.map(createStatement(for:))
         statements.append(Self.primaryKeyTableSQL)
         statements.append(Self.metadataTableSQL)
         if includingModelCache { statements.append(Self.modelCacheTableSQL) }
-        statements += indexes.map(createStatement(for:))
         return statements
     }
 
-    /// `CREATE TABLE "ZPERSON" ( "Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, … )`.
+    /// `CREATE TABLE ZPERSON ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, … )`, with the
+    /// uniqueness constraints that ``style`` declares inside the table: `ZEMAIL VARCHAR UNIQUE`
+    /// or `…, CONSTRAINT ZNAME_ZTEAM UNIQUE (ZNAME, ZTEAM) )`.
     public func createStatement(for table: EntityTableLayout) -> String {
-        let columns = table.columns.map { column in
+        let constraints = indexes.filter { $0.table == table.name && $0.declaration != .index }
+        let uniqueColumns = Set(
+            constraints.filter { $0.declaration == .columnConstraint }
+                .flatMap { $0.elements.map(\.column) })
+        var items = table.columns.map { column in
             let type = column.role == .primaryKey ? "INTEGER PRIMARY KEY" : column.type.rawValue
-            return quoteIdentifier(column.name) + " " + type
+            let unique = uniqueColumns.contains(column.name) ? " UNIQUE" : ""
+            return Self.schemaIdentifier(column.name) + " " + type + unique
         }
-        return "CREATE TABLE " + quoteIdentifier(table.name) + " ( "
-            + columns.joined(separator: ", ") + " )"
+        for constraint in constraints where constraint.declaration == .tableConstraint {
+            items.append(
+                "CONSTRAINT " + Self.schemaIdentifier(constraint.name) + " UNIQUE ("
+                    + constraint.elements.map { Self.schemaIdentifier($0.column) }
+                    .joined(separator: ", ") + ")")
+        }
+        return "CREATE TABLE " + Self.schemaIdentifier(table.name) + " ( "
+            + items.joined(separator: ", ") + " )"
     }
 
-    /// `CREATE TABLE "Z_1BOOKS" ( "Z_1AUTHORS" INTEGER, "Z_2BOOKS" INTEGER, PRIMARY KEY (…) )`.
+    /// `CREATE TABLE Z_1BOOKS ( Z_1AUTHORS INTEGER, Z_2BOOKS INTEGER, PRIMARY KEY (…) )`.
     public func createStatement(for joinTable: JoinTableLayout) -> String {
-        let columns = joinTable.columns.map { quoteIdentifier($0.name) + " " + $0.type.rawValue }
-        let key = [joinTable.ownerColumn, joinTable.destinationColumn].map(quoteIdentifier)
-        return "CREATE TABLE " + quoteIdentifier(joinTable.name) + " ( "
+        let columns = joinTable.columns.map {
+            Self.schemaIdentifier($0.name) + " " + $0.type.rawValue
+        }
+        let key = [joinTable.ownerColumn, joinTable.destinationColumn].map(Self.schemaIdentifier)
+        return "CREATE TABLE " + Self.schemaIdentifier(joinTable.name) + " ( "
             + columns.joined(separator: ", ") + ", PRIMARY KEY ("
             + key.joined(separator: ", ") + ") )"
     }
 
-    /// `CREATE [UNIQUE] INDEX "name" ON "table" ("column" [COLLATE BINARY ASC], …)`.
+    /// `CREATE [UNIQUE] INDEX name ON table (column [COLLATE BINARY ASC], …)`. A uniqueness
+    /// constraint that ``style`` declares inside `CREATE TABLE` gets the equivalent index
+    /// statement here (for adding it to an existing table).
     public func createStatement(for index: IndexLayout) -> String {
         let elements = index.elements.map { element in
-            guard element.isCollated else { return quoteIdentifier(element.column) }
-            return quoteIdentifier(element.column) + " COLLATE BINARY "
-                + (element.isAscending ? "ASC" : "DESC")
+            let column = Self.schemaIdentifier(element.column)
+            guard element.isCollated else { return column }
+            return column + " COLLATE BINARY " + (element.isAscending ? "ASC" : "DESC")
         }
         return "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX "
-            + quoteIdentifier(index.name) + " ON " + quoteIdentifier(index.table) + " ("
-            + elements.joined(separator: ", ") + ")"
+            + Self.schemaIdentifier(index.name) + " ON " + Self.schemaIdentifier(index.table)
+            + " (" + elements.joined(separator: ", ") + ")"
+    }
+
+    /// `name` as Core Data writes it in DDL: bare when SQLite reads it as a plain name (it
+    /// starts with `Z` — no SQL keyword does — and holds only letters, digits, `_` and
+    /// non-ASCII characters, as every name Core Data derives from a model does), otherwise
+    /// quoted with embedded `"` doubled.
+    ///
+    /// ```swift
+    /// StoreLayout.schemaIdentifier("ZPERSON")      // ZPERSON
+    /// StoreLayout.schemaIdentifier("ZFIRST NAME")  // "ZFIRST NAME"
+    /// ```
+    public static func schemaIdentifier(_ name: String) -> String {
+        let scalars = name.unicodeScalars
+        let plain =
+            (scalars.first == "Z" || scalars.first == "z")
+            && scalars.allSatisfy { scalar in
+                !scalar.isASCII || scalar == "_" || ("a"..."z").contains(scalar)
+                    || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            }
+        return plain ? name : quoteIdentifier(name)
     }
 }

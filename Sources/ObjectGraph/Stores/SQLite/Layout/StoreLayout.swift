@@ -20,20 +20,31 @@ public struct StoreLayout: Sendable, Hashable {
     /// The join tables, in the order they were laid out (by the owning entity's number, then
     /// relationship name).
     public let joinTables: [JoinTableLayout]
-    /// The indexes: foreign keys and `Z_ENT` per table, then each entity's fetch indexes,
-    /// indexed attributes, compound indexes and uniqueness constraints, then join tables.
+    /// The indexes, table by table in Core Data's order: foreign keys, join tables, `Z_ENT`,
+    /// then each entity's fetch indexes, indexed attributes, compound indexes and uniqueness
+    /// constraints (those of older styles declared inside `CREATE TABLE`).
     public let indexes: [IndexLayout]
+    /// The Core Data framework version whose DDL ``createStatements(includingModelCache:)``
+    /// writes (`NSPersistenceFrameworkVersion` of the store's metadata).
+    public let frameworkVersion: Int
+    /// How that version writes indexes and uniqueness constraints.
+    public var style: SchemaStyle { SchemaStyle(frameworkVersion: frameworkVersion) }
 
     private let entityPositions: [String: Int]
     private let tablePositions: [String: Int]
 
-    /// Lays out `model`.
+    /// Lays out `model` as Core Data of `frameworkVersion` does (tables and columns are the
+    /// same in every version; index names and uniqueness constraints follow ``SchemaStyle``).
     ///
     /// - Throws: ``StoreLayoutError`` when the model is inconsistent (missing parent,
     ///   destination or inverse, inheritance cycle, duplicate entity names, an attribute type
     ///   without a column, an index on an unknown property).
-    public init(model: EntityModel) throws(StoreLayoutError) {
-        var builder = StoreLayoutBuilder(model: model)
+    public init(
+        model: EntityModel, frameworkVersion: Int = StoreMetadata.defaultFrameworkVersion
+    ) throws(StoreLayoutError) {
+        self.frameworkVersion = frameworkVersion
+        var builder = StoreLayoutBuilder(
+            model: model, style: SchemaStyle(frameworkVersion: frameworkVersion))
         let built = try builder.build()
         entities = built.entities
         tables = built.tables

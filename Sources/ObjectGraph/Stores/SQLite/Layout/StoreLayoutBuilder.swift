@@ -12,7 +12,7 @@ import Foundation
 ///   to all of a property's columns (`ZFOLDER1`, `Z6_FOLDER1`, `Z_FOK_FOLDER1`).
 /// - Column order: `Z_PK, Z_ENT, Z_OPT`, then groups integers (per entity: attributes, then
 ///   foreign keys each followed by its `Z<n>_` and `Z_FOK_` columns), dates/floats/decimals,
-///   text, bytes; within a group entity by entity in `Z_ENT` order, names in code-unit order.
+///   strings, URIs (knowledgeC's `…ITEMRELATEDCONTENTURL VARCHAR` after every string), bytes; within a group entity by entity in `Z_ENT` order, names in code-unit order.
 /// - Many-to-many `A.r ↔ B.s`: table named after the side whose declaring entity has the lower
 ///   number. When both are declared by the same entity (reflexive), the relationship whose name
 ///   sorts later (code-unit order) names the table — this matches EasyLife's `blockedBy ↔
@@ -60,6 +60,7 @@ struct StoreLayoutBuilder {
     }
 
     let model: EntityModel
+    let style: SchemaStyle
     var ordered: [Entity] = []
     var numbers: [String: Int] = [:]
     var rootNames: [String: String] = [:]
@@ -73,8 +74,9 @@ struct StoreLayoutBuilder {
     var joinTables: [JoinTableLayout] = []
     var usedJoinColumns: Set<String> = []
 
-    init(model: EntityModel) {
+    init(model: EntityModel, style: SchemaStyle) {
         self.model = model
+        self.style = style
     }
 
     mutating func build() throws(StoreLayoutError) -> Result {
@@ -95,7 +97,7 @@ struct StoreLayoutBuilder {
         }
         let entities = makeEntityLayouts()
         let tables = makeTables(entities: entities)
-        var indexBuilder = IndexBuilder(usedNames: usedSchemaNames)
+        var indexBuilder = IndexBuilder(usedNames: usedSchemaNames, style: style)
         let indexes = try indexBuilder.indexes(
             model: model, ordered: ordered, entities: entities, tables: tables,
             joinTables: joinTables)
@@ -274,7 +276,8 @@ struct StoreLayoutBuilder {
                     attributeColumns[key] = column
                     placed.append(
                         PlacedColumn(
-                            column: column, group: type.columnGroup,
+                            column: column,
+                            group: ColumnType.columnGroup(of: attribute.type, in: type),
                             entityPosition: entityPosition, kindRank: 0,
                             propertyName: property.name, position: 0))
                 } else if let relationship = property.relationship {

@@ -68,9 +68,21 @@ public struct StoreMetadata: Sendable, Hashable {
         self.additionalEntries = additionalEntries
     }
 
-    /// The metadata of a new SQLite store for `model`, as Core Data writes it: type `SQLite`,
-    /// the model's version hashes, identifiers, digest and checksum, hashes version 3 and
-    /// auto-vacuum level `"2"`.
+    /// The first framework version that writes `NSStoreModelVersionHashesDigest` (absent in
+    /// stores of fw 851 and older, present from fw 977 on).
+    public static let digestFrameworkVersion = 977
+    /// The first framework version that writes `NSStoreModelVersionChecksumKey`: absent at
+    /// fw 1145, present at fw 1448; the line between is our choice.
+    public static let checksumFrameworkVersion = 1200
+
+    /// The metadata of a new SQLite store for `model`, with the keys Core Data of
+    /// `frameworkVersion` writes: type `SQLite`, the framework version, the model's version
+    /// hashes and identifiers, hashes version 3, auto-vacuum level `"2"`, the digest (fw 977
+    /// and later) and the checksum (fw 1200 and later).
+    ///
+    /// ```swift
+    /// StoreMetadata(model: model, frameworkVersion: 1145).versionChecksum  // nil
+    /// ```
     public init(
         model: EntityModel, storeUUID: String = UUID().uuidString,
         frameworkVersion: Int = StoreMetadata.defaultFrameworkVersion
@@ -79,8 +91,11 @@ public struct StoreMetadata: Sendable, Hashable {
             storeUUID: storeUUID, storeType: "SQLite", frameworkVersion: frameworkVersion,
             versionHashes: model.entityVersionHashes, versionHashesVersion: 3,
             versionIdentifiers: model.versionIdentifier.map { [$0] } ?? [],
-            versionHashesDigest: model.versionHashesDigest,
-            versionChecksum: model.versionChecksum, autoVacuumLevel: "2")
+            versionHashesDigest: frameworkVersion >= Self.digestFrameworkVersion
+                ? model.versionHashesDigest : nil,
+            versionChecksum: frameworkVersion >= Self.checksumFrameworkVersion
+                ? model.versionChecksum : nil,
+            autoVacuumLevel: "2")
     }
 
     /// Compares the store's entity version hashes with `model`'s.
