@@ -6,6 +6,9 @@ extension SQLPredicateTranslator {
     func operand(_ expression: Expression, _ scope: SQLScope) throws(SQLTranslationError)
         -> SQLOperand
     {
+        if let columns = scope.resultColumns, let named = try resultColumn(expression, columns) {
+            return .scalar(named)
+        }
         switch expression {
         case .aggregate(let elements):
             var items: [SQLFragment] = []
@@ -36,6 +39,9 @@ extension SQLPredicateTranslator {
         -> SQLFragment
     {
         var text: String { expression.description }
+        if let columns = scope.resultColumns, let named = try resultColumn(expression, columns) {
+            return named
+        }
         switch expression {
         case .constant(let value):
             return try constant(value, fragment: text)

@@ -6,6 +6,9 @@ import SQLiteDatabase
 struct SQLScope {
     var object: SQLObjectScope
     var variables: [String: SQLObjectScope]
+    /// For a having-predicate: the result columns it may name, as keys or variables (see
+    /// ``SQLAggregateCompiler``); `nil` elsewhere.
+    var resultColumns: [String: SQLFragment]? = nil
 }
 
 /// Translates predicate trees into SQL conditions with the evaluator's semantics.
