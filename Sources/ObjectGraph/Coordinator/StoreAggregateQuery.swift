@@ -16,12 +16,26 @@
 /// //   GROUP BY t1."ZNAME" ORDER BY MIN(t0."Z_PK")
 /// ```
 struct StoreAggregateQuery: Sendable, Hashable {
+    /// An aggregate function (a fetch request's, in the coordinator's terms).
+    enum Function: String, Sendable, Hashable {
+        /// How many non-nil values.
+        case count
+        /// Their sum.
+        case sum
+        /// The smallest.
+        case min
+        /// The largest.
+        case max
+        /// Their mean.
+        case average
+    }
+
     /// What a column of the result holds.
     enum Column: Sendable, Hashable {
         /// The group's value of the group key path (one of ``StoreAggregateQuery/groupKeys``).
         case groupValue(String)
         /// The function over the group's non-nil values of the expression.
-        case aggregate(AggregateFunction, Expression)
+        case aggregate(Function, Expression)
     }
 
     /// A named column of the result dictionaries.

@@ -165,7 +165,15 @@ extension ManagedContext {
         var named: [StoreAggregateQuery.NamedColumn] = []
         for column in columns {
             if let (function, expression) = try aggregateForm(of: column) {
-                named.append(.init(name: column.name, column: .aggregate(function, expression)))
+                let stored: StoreAggregateQuery.Function =
+                    switch function {
+                    case .count: .count
+                    case .sum: .sum
+                    case .min: .min
+                    case .max: .max
+                    case .average: .average
+                    }
+                named.append(.init(name: column.name, column: .aggregate(stored, expression)))
             } else if groupKeys.contains(column.name) {
                 named.append(.init(name: column.name, column: .groupValue(column.name)))
             } else {

@@ -167,7 +167,7 @@ struct SQLAggregateCompiler {
     /// The SQL of an aggregate column, how to read it, and the value a having-predicate
     /// compares (a sum of no values is 0 there as in the result).
     private func aggregate(
-        _ function: AggregateFunction, of expression: Expression,
+        _ function: StoreAggregateQuery.Function, of expression: Expression,
         _ translator: SQLPredicateTranslator, _ scope: SQLScope
     ) throws(SQLTranslationError) -> (SQLPiece, Reading, SQLFragment) {
         var text: String { "\(function.rawValue):(\(expression.description))" }
