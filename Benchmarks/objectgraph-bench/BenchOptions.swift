@@ -61,7 +61,7 @@ struct BenchOptions {
           --json                 one JSON line per operation
           --repeat K             run each operation K times per side, alternating, each from
                                  the same store, and report the medians (default 3)
-          --queries Q            query fetches to run (default 1000)
+          --queries Q            query fetches (and aggregate fetches) to run (default 1000)
           --query-budget SECONDS stop ObjectGraph's query loop after this long (default 120);
                                  the raw side runs the same count, reported as "queries"
           --undo-cost            also time insert with an undo manager on the context

@@ -89,6 +89,7 @@ struct ObjectGraphRunner {
             result = try query(context, queries: queries, budget: budget, start: start)
         case "update_all": result = try updateAll(context)
         case "prefetch": result = try prefetch(context)
+        case "aggregate": result = try AggregateBenchmark.objectGraph(context, runs: queries)
         case "delete_all": result = try deleteAll(context)
         default: throw BenchError.usage("unknown operation '\(operation)'")
         }

@@ -93,6 +93,7 @@ struct RawSQLiteRunner {
         case "query": result = try query(db, queries: queries)
         case "update_all": result = try updateAll(db)
         case "prefetch": result = try prefetch(db)
+        case "aggregate": result = try AggregateBenchmark.raw(db, runs: queries)
         case "delete_all": result = try deleteAll(db)
         default: throw BenchError.usage("unknown operation '\(operation)'")
         }

@@ -122,6 +122,11 @@ protocol PersistentStore: AnyObject {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]?
     /// Counts the rows `query` matches, or `nil` when the store cannot.
     func count(_ query: StoreQuery) throws -> Int?
+    /// Answers a grouped or aggregate dictionary fetch in the store, or returns `nil` when it
+    /// cannot (the context then evaluates it in memory over the matching rows). A store that
+    /// answers must give exactly what the in-memory evaluator gives (see
+    /// ``StoreAggregateQuery``).
+    func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]?
     /// Reserves `count` new primary keys for objects of the hierarchy rooted at `rootEntity`:
     /// a run of consecutive keys.
     func newPrimaryKeys(rootEntity: Int, count: Int) throws -> Range<Int64>
@@ -159,4 +164,7 @@ extension PersistentStore {
     var rowDecoding: (any RowDecodingStore)? { nil }
     /// Stores evaluate in memory unless they say otherwise.
     var sqlQuerying: (any SQLQueryingStore)? { nil }
+    /// Stores leave aggregates to the context's evaluator unless they say otherwise (the
+    /// in-memory and atomic stores do: their rows are in memory already).
+    func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? { nil }
 }

@@ -7,6 +7,15 @@ extension ManagedContext {
     /// ``FetchRequest/propertiesToGroupBy`` with aggregates per group, filtered by
     /// ``FetchRequest/havingPredicate``.
     ///
+    /// A grouped or aggregate fetch is answered by the store where it can: a SQLite store runs
+    /// one `SELECT … GROUP BY … HAVING … ORDER BY … LIMIT` (see the SQLite store's aggregate
+    /// compiler for what translates); otherwise, and for the other stores, the rows are
+    /// grouped and aggregated in memory, with the same answer. Groups come in the order of
+    /// their first row; when every sort descriptor names a column (a group key or an
+    /// aggregate's name) the result rows are sorted by those columns, otherwise the sort
+    /// descriptors order the rows before they are grouped. Sums of integers are integers (of
+    /// nothing, 0), averages doubles (of nothing, nil), `min`/`max` the values themselves.
+    ///
     /// As in Core Data, dictionary results reflect the persistent store only: this context's
     /// unsaved inserts, edits and deletions are not in them, whatever
     /// ``FetchRequest/includesPendingChanges`` says, and no object is registered. Save first to
@@ -32,21 +41,31 @@ extension ManagedContext {
     public func fetchDictionaries<T: ManagedObject>(_ request: FetchRequest<T>) throws
         -> [[String: Value]]
     {
+        try dictionaries(request, askingStore: true)
+    }
+
+    /// ``fetchDictionaries(_:)`` answered by the in-memory evaluator alone, never by the
+    /// store: the reference a store's answer must equal (the differential tests compare them).
+    func evaluatedDictionaries<T: ManagedObject>(_ request: FetchRequest<T>) throws
+        -> [[String: Value]]
+    {
+        try dictionaries(request, askingStore: false)
+    }
+
+    private func dictionaries<T: ManagedObject>(_ request: FetchRequest<T>, askingStore: Bool)
+        throws -> [[String: Value]]
+    {
         let entity = try fetchEntity(request)
-        let columns =
-            request.propertiesToFetch
-            ?? entity.attributePositions.compactMap { position in
-                entity.properties[position].isTransient
-                    ? nil : FetchProperty.key(entity.properties[position].name)
-            }
-        for column in columns {
-            if case .key(let key) = column { try checkFetchedKeyPath(key, from: entity) }
-        }
-        for key in request.propertiesToGroupBy ?? [] {
-            try checkFetchedKeyPath(key, from: entity)
-        }
-        let objects = try storedRows(request, entity: entity)
+        let columns = try fetchedColumns(request, entity: entity)
         let hasAggregates = try columns.contains { try aggregateForm(of: $0) != nil }
+        let sortsResults = try sortsResultRows(request, columns: columns)
+        if askingStore,
+            let query = try storeAggregateQuery(request, entity: entity, columns: columns),
+            let answered = try coordinator.aggregate(query, in: readingGeneration())
+        {
+            return answered
+        }
+        let objects = try storedRows(request, entity: entity, sorted: !sortsResults)
         var rows: [[String: Value]]
         if let groupKeys = request.propertiesToGroupBy, !groupKeys.isEmpty {
             rows = try grouped(objects, by: groupKeys, columns: columns)
@@ -72,6 +91,9 @@ extension ManagedContext {
                 return try having.evaluate(with: named, variables: named)
             }
         }
+        if sortsResults, !request.sortDescriptors.isEmpty {
+            rows = Self.sorted(rows, by: request.sortDescriptors)
+        }
         if request.returnsDistinctResults {
             var seen = Set<[String: Value]>()
             rows = rows.filter { seen.insert($0).inserted }
@@ -84,16 +106,97 @@ extension ManagedContext {
     /// changes, inserts and deletions of this context are not seen, and no object is
     /// registered.
     private func storedRows<T: ManagedObject>(
-        _ request: FetchRequest<T>, entity: EntitySchema
+        _ request: FetchRequest<T>, entity: EntitySchema, sorted: Bool
     ) throws -> [StoredRowView] {
         // The stores' rows, for a child context too: as in Core Data, dictionary results reflect
         // the persistent store, not the unsaved changes of this context or its parents.
         let graph = try storedRowGraph()
-        let query = storeQuery(request, entity: entity, result: .rows, limits: false)
+        var query = storeQuery(request, entity: entity, result: .rows, limits: false)
+        if !sorted { query.sortDescriptors = [] }
         if let answered = try coordinator.rows(answering: query, in: graph.generation) {
             return answered.map { graph.view(of: $0) }
         }
         return try matchingStoredRows(query, graph: graph)
+    }
+
+    /// The columns of a dictionary fetch of `entity`: ``FetchRequest/propertiesToFetch``, or
+    /// every stored attribute; their key paths and the group keys checked.
+    func fetchedColumns<T: ManagedObject>(_ request: FetchRequest<T>, entity: EntitySchema)
+        throws -> [FetchProperty]
+    {
+        let columns =
+            request.propertiesToFetch
+            ?? entity.attributePositions.compactMap { position in
+                entity.properties[position].isTransient
+                    ? nil : FetchProperty.key(entity.properties[position].name)
+            }
+        for column in columns {
+            if case .key(let key) = column { try checkFetchedKeyPath(key, from: entity) }
+        }
+        for key in request.propertiesToGroupBy ?? [] {
+            try checkFetchedKeyPath(key, from: entity)
+        }
+        return columns
+    }
+
+    /// Whether a grouped or aggregate fetch sorts its result rows by their columns: when
+    /// every sort key names a column (a group key or an aggregate's name). Otherwise the sort
+    /// descriptors order the rows before grouping.
+    private func sortsResultRows<T: ManagedObject>(
+        _ request: FetchRequest<T>, columns: [FetchProperty]
+    ) throws -> Bool {
+        let grouped = !(request.propertiesToGroupBy ?? []).isEmpty
+        guard try grouped || columns.contains(where: { try aggregateForm(of: $0) != nil })
+        else { return false }
+        return request.sortDescriptors.allSatisfy { descriptor in
+            columns.contains { $0.name == descriptor.key }
+        }
+    }
+
+    /// The grouped or aggregate fetch `request` as the store is asked it, or `nil` when it is
+    /// evaluated in memory from the start: no grouping or aggregate, sort keys that name no
+    /// column, or columns that do not fit grouping (the in-memory path then throws the error
+    /// that says why).
+    func storeAggregateQuery<T: ManagedObject>(
+        _ request: FetchRequest<T>, entity: EntitySchema, columns: [FetchProperty]
+    ) throws -> StoreAggregateQuery? {
+        guard try sortsResultRows(request, columns: columns) else { return nil }
+        let groupKeys = request.propertiesToGroupBy ?? []
+        var named: [StoreAggregateQuery.NamedColumn] = []
+        for column in columns {
+            if let (function, expression) = try aggregateForm(of: column) {
+                let stored: StoreAggregateQuery.Function =
+                    switch function {
+                    case .count: .count
+                    case .sum: .sum
+                    case .min: .min
+                    case .max: .max
+                    case .average: .average
+                    }
+                named.append(.init(name: column.name, column: .aggregate(stored, expression)))
+            } else if groupKeys.contains(column.name) {
+                named.append(.init(name: column.name, column: .groupValue(column.name)))
+            } else {
+                return nil
+            }
+        }
+        return StoreAggregateQuery(
+            rows: storeQuery(request, entity: entity, result: .rows, limits: false),
+            columns: named, groupKeys: groupKeys, having: request.havingPredicate,
+            sortDescriptors: request.sortDescriptors, distinct: request.returnsDistinctResults,
+            offset: request.fetchOffset, limit: request.fetchLimit)
+    }
+
+    /// Result rows sorted stably by descriptors whose keys name their columns.
+    private static func sorted(_ rows: [[String: Value]], by descriptors: [SortDescriptor])
+        -> [[String: Value]]
+    {
+        let keyed = rows.enumerated().map { index, row in
+            (index: index, row: row, keys: descriptors.map { row[$0.key] ?? .null })
+        }
+        return keyed.sorted { lhs, rhs in
+            SortDescriptor.precedes(lhs.keys, rhs.keys, by: descriptors) ?? (lhs.index < rhs.index)
+        }.map(\.row)
     }
 
     /// A result row as the having-predicate reads it: a column named by a key path

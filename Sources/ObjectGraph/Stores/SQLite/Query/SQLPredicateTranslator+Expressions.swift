@@ -6,6 +6,9 @@ extension SQLPredicateTranslator {
     func operand(_ expression: Expression, _ scope: SQLScope) throws(SQLTranslationError)
         -> SQLOperand
     {
+        if let columns = scope.resultColumns, let named = try resultColumn(expression, columns) {
+            return .scalar(named)
+        }
         if let read = try subqueryOperand(expression, scope) { return read }
         switch expression {
         case .aggregate(let elements):
@@ -37,6 +40,9 @@ extension SQLPredicateTranslator {
         -> SQLFragment
     {
         var text: String { expression.description }
+        if let columns = scope.resultColumns, let named = try resultColumn(expression, columns) {
+            return named
+        }
         if let bound = try boundValue(expression, scope) { return bound }
         switch expression {
         case .constant(let value):

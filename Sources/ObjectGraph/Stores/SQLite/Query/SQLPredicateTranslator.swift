@@ -12,6 +12,9 @@ struct SQLScope {
     var values: [String: SQLFragment] = [:]
     /// Inside a `SUBQUERY`: `SELF`, the element, as a value (see ``values``).
     var selfValue: SQLFragment? = nil
+    /// For a having-predicate: the result columns it may name, as keys or variables (see
+    /// ``SQLAggregateCompiler``); `nil` elsewhere.
+    var resultColumns: [String: SQLFragment]? = nil
 }
 
 /// Translates predicate trees into SQL conditions with the evaluator's semantics.

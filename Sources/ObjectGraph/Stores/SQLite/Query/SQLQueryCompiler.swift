@@ -131,7 +131,7 @@ struct SQLQueryCompiler: Sendable {
 
     /// The translator, the FROM clause and the WHERE condition of a fetch (`nil`: every row
     /// of the table).
-    private func prepare(entity name: String, includesSubentities: Bool, predicate: Predicate?)
+    func prepare(entity name: String, includesSubentities: Bool, predicate: Predicate?)
         throws(SQLTranslationError) -> (SQLPredicateTranslator, SQLSelectContext, SQLPiece?)
     {
         let entity = try schema.entity(name)
@@ -166,7 +166,7 @@ struct SQLQueryCompiler: Sendable {
     }
 
     /// `(x IS NULL) DESC, x [COLLATE …] ASC|DESC` for one descriptor.
-    private func sortTerms(
+    func sortTerms(
         _ descriptor: SortDescriptor, _ translator: SQLPredicateTranslator,
         _ scope: SQLObjectScope
     ) throws(SQLTranslationError) -> [SQLPiece] {
