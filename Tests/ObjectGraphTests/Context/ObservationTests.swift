@@ -32,13 +32,13 @@ struct ObservationTests {
         return student
     }
 
-    /// Runs `body` with a context on a new SQLite store of the TypedSchool model.
+    /// Runs `body` with a context on a new SQLite store of the TypedSchool model (observation
+    /// as a new context has it: on, without asking).
     private static func inContext(_ body: (ManagedContext) throws -> Void) throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
         let context = ManagedContext(
             coordinator: try coordinator(folder: folder), classes: ManagedObjectClasses())
-        context.tracksObservation = true
         try body(context)
     }
 
@@ -91,14 +91,20 @@ struct ObservationTests {
         }
     }
 
-    @Test("a rollback of a read property fires the observer")
-    func rollback() throws {
+    @Test(
+        "a rollback, or a refresh that turns the object into a fault, fires the observer",
+        arguments: ["rollback", "refresh"])
+    func revert(_ way: String) throws {
         try Self.inContext { context in
             let ada = try Self.student(context, "Ada")
             try context.save()
             ada.name = "Ada Lovelace"
             let firings = Self.track { _ = ada.name }
-            context.rollback()
+            if way == "rollback" {
+                context.rollback()
+            } else {
+                try context.refresh(ada, mergeChanges: false)
+            }
             #expect(firings.value == 1 && ada.name == "Ada")
         }
     }
@@ -111,7 +117,6 @@ struct ObservationTests {
         let classes = ManagedObjectClasses()
         let writer = ManagedContext(coordinator: coordinator, classes: classes)
         let viewer = ManagedContext(coordinator: coordinator, classes: classes)
-        viewer.tracksObservation = true
         let written = try Self.student(writer, "Ada")
         try writer.save()
         let ada = try #require(try viewer.existingObject(with: written.objectID) as? TypedStudent)
@@ -125,5 +130,81 @@ struct ObservationTests {
         #expect(firings.value == 0)
         try viewer.mergeChanges(fromContextDidSave: try #require(note))
         #expect(firings.value == 1 && ada.name == "Ada Lovelace")
+    }
+
+    @Test("an observer of one object's property does not fire for the same property of others")
+    func precision() throws {
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            let others = try (0..<300).map { try Self.student(context, "Student \($0)") }
+            let adaRead = Self.track { _ = ada.name }
+            let othersRead = others.map { other in Self.track { _ = other.name } }
+            for other in others { other.name = "Renamed" }
+            #expect(adaRead.value == 0)
+            #expect(othersRead.allSatisfy { $0.value == 1 })
+            ada.email = "ada@example.com"
+            #expect(adaRead.value == 0)
+            ada.name = "Ada Lovelace"
+            #expect(adaRead.value == 1)
+            #expect(othersRead.allSatisfy { $0.value == 1 })
+        }
+    }
+
+    @Test("a read outside a tracking scope registers nothing; a later read inside one does")
+    func untrackedRead() throws {
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            _ = ada.name
+            let unrelated = Self.track { _ = ada.email }
+            ada.name = "Ada Lovelace"
+            #expect(unrelated.value == 0)
+            let firings = Self.track { _ = ada.name }
+            ada.name = "Ada"
+            #expect(firings.value == 1 && unrelated.value == 0)
+        }
+    }
+
+    @Test("a read in a nested tracking scope fires the observers of both scopes")
+    func nestedScopes() throws {
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            let inner = Firings()
+            let outer = Self.track {
+                withObservationTracking {
+                    _ = ada.name
+                } onChange: {
+                    inner.fire()
+                }
+            }
+            ada.name = "Ada Lovelace"
+            #expect(inner.value == 1 && outer.value == 1)
+        }
+    }
+
+    @Test("a reset of the context fires the observers of the objects it held")
+    func reset() throws {
+        try Self.inContext { context in
+            let ada = try Self.student(context, "Ada")
+            try context.save()
+            let firings = Self.track { _ = ada.name }
+            context.reset()
+            #expect(firings.value == 1)
+        }
+    }
+
+    @Test("a context with tracksObservation off registers no typed reads")
+    func trackingOff() throws {
+        try Self.inContext { context in
+            #expect(context.tracksObservation)
+            let ada = try Self.student(context, "Ada")
+            context.tracksObservation = false
+            let firings = Self.track { _ = ada.name }
+            ada.name = "Ada Lovelace"
+            #expect(firings.value == 0)
+            context.tracksObservation = true
+            let tracked = Self.track { _ = ada.name }
+            ada.name = "Ada"
+            #expect(tracked.value == 1)
+        }
     }
 }
