@@ -3,8 +3,8 @@ import ObjectGraph
 import Observation
 import Testing
 
-/// Observers of an object that leaves its context (its deletion saved, a merged deletion from
-/// another context, a reset) hear of it: the object's values are gone from the context.
+/// Observers of an object that leaves its context hear of it: its values are gone from the
+/// context. (A merged deletion and a reset are in ``ObservationTests``.)
 @Suite("Observation of objects that leave their context")
 struct ObservationDepartureTests {
     @Test("an observed object whose deletion is saved fires its observer; others do not")
@@ -25,28 +25,5 @@ struct ObservationDepartureTests {
         #expect(ada.context == nil)
         #expect(adaRead.value == 1)
         #expect(bobRead.value == 0)
-    }
-
-    @Test("an observed object deleted by another context fires its observer when merged")
-    func mergedDeletion() throws {
-        let folder = try TestSupport.makeTemporaryFolder()
-        defer { TestSupport.removeTemporaryFolder(folder) }
-        let coordinator = try ObservationSupport.coordinator(folder: folder)
-        let classes = ManagedObjectClasses()
-        let writer = ManagedContext(coordinator: coordinator, classes: classes)
-        let viewer = ManagedContext(coordinator: coordinator, classes: classes)
-        let written = try ObservationSupport.student(writer, "Ada")
-        try writer.save()
-        let ada = try #require(try viewer.existingObject(with: written.objectID) as? TypedStudent)
-        #expect(ada.name == "Ada")
-        var note: ContextNotification?
-        let observation = writer.observe { if $0.kind == .didSave { note = $0 } }
-        defer { observation.cancel() }
-        let firings = ObservationSupport.track { _ = ada.name }
-        writer.delete(written)
-        try writer.save()
-        #expect(firings.value == 0)
-        try viewer.mergeChanges(fromContextDidSave: try #require(note))
-        #expect(firings.value == 1)
     }
 }

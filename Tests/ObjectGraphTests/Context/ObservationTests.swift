@@ -78,8 +78,10 @@ struct ObservationTests {
         }
     }
 
-    @Test("a merge of another context's save fires the observer of a read property")
-    func merge() throws {
+    @Test(
+        "a merge of another context's save (a change, or the object's deletion) fires the observer",
+        arguments: ["change", "deletion"])
+    func merge(_ saved: String) throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
         let coordinator = try ObservationSupport.coordinator(folder: folder)
@@ -94,11 +96,20 @@ struct ObservationTests {
         let observation = writer.observe { if $0.kind == .didSave { note = $0 } }
         defer { observation.cancel() }
         let firings = ObservationSupport.track { _ = ada.name }
-        written.name = "Ada Lovelace"
+        if saved == "change" {
+            written.name = "Ada Lovelace"
+        } else {
+            writer.delete(written)
+        }
         try writer.save()
         #expect(firings.value == 0)
         try viewer.mergeChanges(fromContextDidSave: try #require(note))
-        #expect(firings.value == 1 && ada.name == "Ada Lovelace")
+        #expect(firings.value == 1)
+        if saved == "change" {
+            #expect(ada.name == "Ada Lovelace")
+        } else {
+            #expect(ada.context == nil)
+        }
     }
 
     @Test("an observer of one object's property does not fire for the same property of others")
