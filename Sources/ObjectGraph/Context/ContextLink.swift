@@ -16,11 +16,31 @@ final class ContextLink {
     /// Where the slots of the context's new objects are taken from.
     var arena = SlotArena()
     /// The observation registrars of the context's objects that were read through typed
-    /// accessors (see ``ManagedObject/observationAccess(_:)``).
+    /// accessors inside an Observation tracking scope (see
+    /// ``ManagedObject/observationAccess(_:)``).
     var registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
+    /// Tells typed reads whether they are inside a tracking scope; made by the first typed read
+    /// while ``tracksObservation`` holds. Kept alive here; typed reads use ``probeReference``.
+    private var probe: ObservationProbe? {
+        didSet { probeReference = probe.map { Unmanaged.passUnretained($0) } }
+    }
+    /// ``probe`` without ownership, so that a typed read (which runs while its object holds
+    /// this link, and the link the probe) asks it without retaining it.
+    @exclusivity(unchecked) private(set) var probeReference: Unmanaged<ObservationProbe>?
     /// Whether typed reads register with Observation (see
     /// ``ManagedContext/tracksObservation``).
-    var tracksObservation = false
+    var tracksObservation = true {
+        didSet { if !tracksObservation { probe = nil } }
+    }
 
     init() {}
+
+    /// The probe, made now when the context tracks observation and has none yet.
+    func startProbe() -> ObservationProbe? {
+        guard tracksObservation else { return nil }
+        if let probe { return probe }
+        let probe = ObservationProbe()
+        self.probe = probe
+        return probe
+    }
 }

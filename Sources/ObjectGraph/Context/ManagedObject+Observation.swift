@@ -10,18 +10,46 @@ import Observation
 /// student.name = "Ada"                  // prints "name changed"
 /// ```
 ///
-/// Tracking is on once the context's ``ManagedContext/tracksObservation`` is set (off, a typed
-/// read costs one flag test): an object then gets its registrar (kept by its context) the first
-/// time one of its properties is read through a typed accessor; changes of objects that never
-/// had one cost one flag test.
+/// Notifications are precise: an observer of `ada.name` fires for a change of `ada.name` only,
+/// never for `ada.email` or `bob.name`. (Each object read inside a tracking scope gets its own
+/// registrar, keyed by property.)
+///
+/// It costs little where nobody observes: a typed read outside a tracking scope is one access
+/// of the context's ``ObservationProbe`` (Observation's thread-local test), and makes nothing;
+/// a change of an object never read inside a scope costs one flag test. A context can turn it
+/// off (``ManagedContext/tracksObservation``).
 extension ManagedObject: Observable {
     /// The key path the registrar knows the property at `position` by.
     subscript(observedPosition position: Int) -> Int { position }
 
-    /// Registers a read of the property at `position` with the current observation tracking.
+    /// Registers a read of the property at `position` with the current observation tracking
+    /// scope, if there is one.
     @usableFromInline
+    @inline(__always)
     func observationAccess(_ position: Int) {
-        guard let link, link.tracksObservation else { return }
+        // Neither the link nor its probe is retained: the object holds its link and the link
+        // its probe throughout, as the probe's access calls back only its token's hash, which
+        // touches neither.
+        guard let link = link.map({ Unmanaged.passUnretained($0) }) else { return }
+        let tracking = link._withUnsafeGuaranteedRef { link -> Bool in
+            guard let probe = link.probeReference else { return startProbe(link) }
+            return probe._withUnsafeGuaranteedRef { $0.isTracking(self) }
+        }
+        if tracking { trackedAccess(position) }
+    }
+
+    /// Makes the context's probe (when it tracks observation) and asks it about this read.
+    @inline(never)
+    private func startProbe(_ link: ContextLink) -> Bool {
+        guard let probe = link.startProbe() else { return false }
+        return probe.isTracking(self)
+    }
+
+    /// Registers a read inside a tracking scope with the object's own registrar (made now if
+    /// it has none).
+    @inline(never)
+    private func trackedAccess(_ position: Int) {
+        guard let link else { return }
         let registrar: ObservationRegistrar
         if isObserved, let existing = link.registrars[ObjectIdentifier(self)] {
             registrar = existing
@@ -55,7 +83,8 @@ extension ManagedObject: Observable {
         }
     }
 
-    /// Forgets the object's registrar (it leaves its context).
+    /// Forgets the object's registrar (it leaves its context, or goes): Observation tells an
+    /// observer still registered with it that the object changed.
     func dropObservation() {
         guard isObserved else { return }
         link?.registrars[ObjectIdentifier(self)] = nil
@@ -76,12 +105,12 @@ extension ManagedObject: Observable {
 }
 
 extension ManagedContext {
-    /// Whether the context's objects take part in Swift's Observation framework (off by
-    /// default, so typed reads of contexts nobody observes cost nothing more).
+    /// Whether typed reads of the context's objects register with Swift's Observation
+    /// framework (on by default). Off, a typed read skips even the test for a tracking scope;
+    /// observers registered before still hear of changes.
     ///
     /// ```swift
-    /// context.tracksObservation = true
-    /// withObservationTracking { _ = student.name } onChange: { print("changed") }
+    /// importContext.tracksObservation = false    // nobody observes this context's objects
     /// ```
     public var tracksObservation: Bool {
         get { link.tracksObservation }

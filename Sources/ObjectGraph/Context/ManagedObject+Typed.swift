@@ -22,7 +22,10 @@ extension ManagedObject {
     /// The attribute's value as `T`; `nil` when it is nil, not a `T`, or cannot be loaded.
     @inlinable
     public func attributeValue<T: ValueConvertible>(_ property: TypedProperty) -> T? {
-        guard let value = typedAttributeValue(property) else { return nil }
+        // Converted from the slot in place: the caller's `T` reads it without a copy of the
+        // value to return and destroy.
+        guard let slot = typedAttributeSlot(property), case .value(let value) = slot.pointee
+        else { return nil }
         return T(value: value)
     }
 
@@ -32,7 +35,8 @@ extension ManagedObject {
     public func attributeValue<T: ValueConvertible>(_ property: TypedProperty, default absent: T)
         -> T
     {
-        guard let value = typedAttributeValue(property) else { return absent }
+        guard let slot = typedAttributeSlot(property), case .value(let value) = slot.pointee
+        else { return absent }
         return T(value: value) ?? absent
     }
 
@@ -62,16 +66,20 @@ extension ManagedObject {
         }
     }
 
+    /// The slot of the property, its object loaded and the read registered with Observation;
+    /// `nil` when the entity has no such property or the object cannot be loaded. Valid while
+    /// the object lives and holds its values: read it at once.
     @usableFromInline
-    func typedAttributeValue(_ property: TypedProperty) -> Value? {
+    func typedAttributeSlot(_ property: TypedProperty) -> UnsafePointer<Slot>? {
         checkQueue("property read")
         guard let position = property.position(in: schema) else { return nil }
         observationAccess(position)
         if isFault {
             do { try fulfill() } catch { return nil }
         }
-        guard case .value(let value) = slots[position] else { return nil }
-        return value
+        let slots = slots
+        guard position < slots.count else { return nil }
+        return UnsafePointer(slots.start + position)
     }
 
     @usableFromInline

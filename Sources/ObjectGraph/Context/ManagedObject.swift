@@ -144,10 +144,18 @@ open class ManagedObject {
     public var entity: Entity { schema.entity }
 
     /// The context the object lives in (`nil` once it is removed from it, or the context is
-    /// gone).
+    /// gone). An observed object that leaves its context tells its observers and lets go of
+    /// its registrar, which the context kept.
     public internal(set) var context: ManagedContext? {
         get { link?.context }
-        set { link = newValue?.link }
+        set {
+            let newLink = newValue?.link
+            if isObserved, newLink !== link {
+                observedChangeOfAll()
+                dropObservation()
+            }
+            link = newLink
+        }
     }
 
     /// Whether the object was inserted and not saved yet.

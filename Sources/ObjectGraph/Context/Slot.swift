@@ -1,4 +1,5 @@
 /// What one property of a managed object holds.
+@usableFromInline
 enum Slot {
     /// An attribute's value.
     case value(Value)

@@ -1,6 +1,7 @@
 /// The entity and store part of ``ObjectID``s: one shared instance per entity and store, so
 /// IDs are small, cheap to copy and quick to compare (`===` first, names only when two
 /// instances differ).
+@usableFromInline
 final class ObjectIDSpace: Sendable {
     /// The entity's name.
     let entityName: String
