@@ -1,0 +1,89 @@
+/// The assignments of a batch update, checked against the entity, and their application to one
+/// stored row: every expression reads the row's values as they were (as SQL's `UPDATE` does),
+/// and its result is converted to the attribute's type.
+struct BatchUpdate {
+    /// The assigned attributes' names and expressions, by name.
+    private let assignments: [(name: String, expression: Expression)]
+
+    /// Checks that every name is a persistent attribute of `entity`.
+    /// - Throws: ``ObjectGraphError/unknownProperty(entity:property:)`` or
+    ///   ``ObjectGraphError/wrongPropertyKind(entity:property:expected:)``.
+    init(_ properties: [String: Expression], of entity: EntitySchema) throws {
+        for name in properties.keys.sorted() {
+            _ = try Self.attribute(named: name, of: entity)
+        }
+        assignments = properties.keys.sorted().compactMap { name in
+            properties[name].map { (name: name, expression: $0) }
+        }
+    }
+
+    /// The values of an update of constants only, converted and checked against `entity`'s
+    /// attributes (by position), for a store to set by itself; `nil` when a value is an
+    /// expression of the row.
+    /// - Throws: ``ObjectGraphError/typeMismatch(entity:property:expected:got:)`` or a
+    ///   ``ValidationError`` (rule `required`) for `nil` in a required attribute.
+    func constants(of entity: EntitySchema) throws -> [(position: Int, value: Value)]? {
+        var result: [(position: Int, value: Value)] = []
+        for (name, expression) in assignments {
+            guard case .constant(let value) = expression else { return nil }
+            let (position, attribute) = try Self.attribute(named: name, of: entity)
+            let stored = try attribute.coerce(value, entity: entity.name)
+            if stored == .null, !attribute.isOptional {
+                throw ValidationError(problems: [
+                    ValidationError.Problem(
+                        objectID: ObjectID(
+                            space: entity.temporarySpace, key: ObjectID.newTemporaryKey()),
+                        entity: entity.name, property: name, rule: .required, value: .null,
+                        message: "a value is required (batch update)")
+                ])
+            }
+            result.append((position, stored))
+        }
+        return result
+    }
+
+    /// `row` with the new values, its changed positions listed.
+    func apply(to row: StoreRow, graph: StoredRowGraph, schema: ModelSchema) throws -> StoreRow {
+        let entity = schema.entities[row.entityIndex]
+        let view = graph.view(of: row)
+        var updated = row
+        var positions: [Int] = []
+        for (name, expression) in assignments {
+            let (position, attribute) = try Self.attribute(named: name, of: entity)
+            guard case .value(let value) = try expression.evaluate(with: view) else {
+                throw ObjectGraphError.typeMismatch(
+                    entity: entity.name, property: name, expected: attribute.type.description,
+                    got: "an object or collection")
+            }
+            let stored = try attribute.coerce(value, entity: entity.name)
+            if stored == .null, !attribute.isOptional {
+                throw ValidationError(problems: [
+                    ValidationError.Problem(
+                        objectID: row.id, entity: entity.name, property: name, rule: .required,
+                        value: .null, message: "a value is required")
+                ])
+            }
+            guard position < updated.values.count else { continue }
+            updated.values[position] = .value(stored)
+            positions.append(position)
+        }
+        updated.changedPositions = positions
+        return updated
+    }
+
+    /// The persistent attribute `name` of `entity` and its position.
+    private static func attribute(named name: String, of entity: EntitySchema) throws
+        -> (Int, Attribute)
+    {
+        guard let position = entity.positionByName[name] else {
+            throw ObjectGraphError.unknownProperty(entity: entity.name, property: name)
+        }
+        guard case .attribute(let attribute) = entity.properties[position],
+            !attribute.isTransient
+        else {
+            throw ObjectGraphError.wrongPropertyKind(
+                entity: entity.name, property: name, expected: "a persistent attribute")
+        }
+        return (position, attribute)
+    }
+}
