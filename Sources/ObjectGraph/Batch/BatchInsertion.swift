@@ -24,15 +24,7 @@ enum BatchInsertion {
         for dictionary in dictionaries {
             var values = template
             for (name, value) in dictionary {
-                guard let position = entity.positionByName[name] else {
-                    throw ObjectGraphError.unknownProperty(entity: entity.name, property: name)
-                }
-                guard case .attribute(let attribute) = entity.properties[position],
-                    !attribute.isTransient
-                else {
-                    throw ObjectGraphError.wrongPropertyKind(
-                        entity: entity.name, property: name, expected: "a persistent attribute")
-                }
+                let (position, attribute) = try entity.persistentAttribute(named: name)
                 values[position] = .value(try attribute.coerce(value, entity: entity.name))
             }
             for position in entity.attributePositions where values[position] == .value(.null) {
@@ -40,13 +32,9 @@ enum BatchInsertion {
                     !attribute.isOptional, !attribute.isTransient
                 else { continue }
                 problems.append(
-                    ValidationError.Problem(
-                        objectID: ObjectID(
-                            space: entity.temporarySpace, key: ObjectID.newTemporaryKey()),
-                        entity: entity.name, property: attribute.name, rule: .required,
-                        value: .null,
-                        message: "a value is required (batch insert, object \(valueRows.count + 1))"
-                    ))
+                    .batchRequired(
+                        entity, attribute.name, objectID: nil,
+                        detail: "batch insert, object \(valueRows.count + 1)"))
             }
             valueRows.append(values)
         }

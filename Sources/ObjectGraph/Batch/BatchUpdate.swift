@@ -10,7 +10,7 @@ struct BatchUpdate {
     ///   ``ObjectGraphError/wrongPropertyKind(entity:property:expected:)``.
     init(_ properties: [String: Expression], of entity: EntitySchema) throws {
         for name in properties.keys.sorted() {
-            _ = try Self.attribute(named: name, of: entity)
+            _ = try entity.persistentAttribute(named: name)
         }
         assignments = properties.keys.sorted().compactMap { name in
             properties[name].map { (name: name, expression: $0) }
@@ -26,18 +26,8 @@ struct BatchUpdate {
         var result: [(position: Int, value: Value)] = []
         for (name, expression) in assignments {
             guard case .constant(let value) = expression else { return nil }
-            let (position, attribute) = try Self.attribute(named: name, of: entity)
-            let stored = try attribute.coerce(value, entity: entity.name)
-            if stored == .null, !attribute.isOptional {
-                throw ValidationError(problems: [
-                    ValidationError.Problem(
-                        objectID: ObjectID(
-                            space: entity.temporarySpace, key: ObjectID.newTemporaryKey()),
-                        entity: entity.name, property: name, rule: .required, value: .null,
-                        message: "a value is required (batch update)")
-                ])
-            }
-            result.append((position, stored))
+            let (position, attribute) = try entity.persistentAttribute(named: name)
+            result.append((position, try Self.stored(value, attribute, of: entity, id: nil)))
         }
         return result
     }
@@ -49,20 +39,13 @@ struct BatchUpdate {
         var updated = row
         var positions: [Int] = []
         for (name, expression) in assignments {
-            let (position, attribute) = try Self.attribute(named: name, of: entity)
+            let (position, attribute) = try entity.persistentAttribute(named: name)
             guard case .value(let value) = try expression.evaluate(with: view) else {
                 throw ObjectGraphError.typeMismatch(
                     entity: entity.name, property: name, expected: attribute.type.description,
                     got: "an object or collection")
             }
-            let stored = try attribute.coerce(value, entity: entity.name)
-            if stored == .null, !attribute.isOptional {
-                throw ValidationError(problems: [
-                    ValidationError.Problem(
-                        objectID: row.id, entity: entity.name, property: name, rule: .required,
-                        value: .null, message: "a value is required")
-                ])
-            }
+            let stored = try Self.stored(value, attribute, of: entity, id: row.id)
             guard position < updated.values.count else { continue }
             updated.values[position] = .value(stored)
             positions.append(position)
@@ -71,19 +54,47 @@ struct BatchUpdate {
         return updated
     }
 
-    /// The persistent attribute `name` of `entity` and its position.
-    private static func attribute(named name: String, of entity: EntitySchema) throws
-        -> (Int, Attribute)
-    {
-        guard let position = entity.positionByName[name] else {
-            throw ObjectGraphError.unknownProperty(entity: entity.name, property: name)
+    /// `value` converted to `attribute`'s type, checked against its being required.
+    private static func stored(
+        _ value: Value, _ attribute: Attribute, of entity: EntitySchema, id: ObjectID?
+    ) throws -> Value {
+        let stored = try attribute.coerce(value, entity: entity.name)
+        if stored == .null, !attribute.isOptional {
+            throw ValidationError(problems: [
+                .batchRequired(entity, attribute.name, objectID: id, detail: "batch update")
+            ])
         }
-        guard case .attribute(let attribute) = entity.properties[position],
-            !attribute.isTransient
+        return stored
+    }
+}
+
+extension EntitySchema {
+    /// The persistent attribute `name` and its position: what a batch request may set.
+    /// - Throws: ``ObjectGraphError/unknownProperty(entity:property:)`` or
+    ///   ``ObjectGraphError/wrongPropertyKind(entity:property:expected:)``.
+    func persistentAttribute(named name: String) throws -> (Int, Attribute) {
+        guard let position = positionByName[name] else {
+            throw ObjectGraphError.unknownProperty(entity: self.name, property: name)
+        }
+        guard case .attribute(let attribute) = properties[position], !attribute.isTransient
         else {
             throw ObjectGraphError.wrongPropertyKind(
-                entity: entity.name, property: name, expected: "a persistent attribute")
+                entity: self.name, property: name, expected: "a persistent attribute")
         }
         return (position, attribute)
+    }
+}
+
+extension ValidationError.Problem {
+    /// A required attribute of `entity` left without a value by a batch request (`detail`
+    /// says which object); `objectID` is the row's, or `nil` for a new object.
+    static func batchRequired(
+        _ entity: EntitySchema, _ property: String, objectID: ObjectID?, detail: String
+    ) -> ValidationError.Problem {
+        ValidationError.Problem(
+            objectID: objectID
+                ?? ObjectID(space: entity.temporarySpace, key: ObjectID.newTemporaryKey()),
+            entity: entity.name, property: property, rule: .required, value: .null,
+            message: "a value is required (\(detail))")
     }
 }
