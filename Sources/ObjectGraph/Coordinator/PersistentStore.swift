@@ -147,6 +147,12 @@ protocol PersistentStore: AnyObject {
     ///   cannot keep a snapshot (a SQLite file not in WAL mode).
     func openGeneration() throws -> any PersistentStore
 
+    /// Runs `batch` in the store by itself (all of it in one transaction, or, on a thrown
+    /// error, none), or returns `nil` when it cannot (then the caller works out the rows to
+    /// change and saves them). A store that runs it must change exactly the rows the caller
+    /// would.
+    func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome?
+
     // Capabilities: a store that has one returns itself (the coordinator never casts).
 
     /// The store as a ``RowDecodingStore``, when it decodes rows straight into a sink.
@@ -167,4 +173,6 @@ extension PersistentStore {
     /// Stores leave aggregates to the context's evaluator unless they say otherwise (the
     /// in-memory and atomic stores do: their rows are in memory already).
     func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? { nil }
+    /// Stores leave batches to the caller unless they say otherwise.
+    func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? { nil }
 }

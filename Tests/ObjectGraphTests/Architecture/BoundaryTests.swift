@@ -9,36 +9,42 @@ private let boundaryRules: [BoundaryRule] = [
     .names(
         "Model, Value and Predicate name no Schema, Context, Fetch, Coordinator, Stores or Migration type",
         ["Model", "Value", "Predicate"],
-        mustNotName: ["Schema", "Context", "Fetch", "Coordinator", "Stores", "Migration"],
+        mustNotName: [
+            "Schema", "Context", "Fetch", "Batch", "Coordinator", "Stores", "Migration",
+        ],
         "the model, values and predicates know nothing of contexts, objects or stores"),
     .names(
         "Schema names no Context, Fetch, Coordinator, Stores or Migration type", ["Schema"],
-        mustNotName: ["Context", "Fetch", "Coordinator", "Stores", "Migration"],
+        mustNotName: ["Context", "Fetch", "Batch", "Coordinator", "Stores", "Migration"],
         "the schema is the model's runtime form; it knows the model only"),
     .names(
         "Errors name no Schema, Context, Fetch, Coordinator or Stores type", ["Errors"],
-        mustNotName: ["Schema", "Context", "Fetch", "Coordinator", "Stores", "Migration"],
+        mustNotName: [
+            "Schema", "Context", "Fetch", "Batch", "Coordinator", "Stores", "Migration",
+        ],
         "errors every layer throws depend on nothing above the model"),
     .names(
         "Migration names no Context, Fetch, Coordinator or Stores type", ["Migration"],
-        mustNotName: ["Context", "Fetch", "Coordinator", "Stores"],
+        mustNotName: ["Context", "Fetch", "Batch", "Coordinator", "Stores"],
         "mapping models, inference and the row-level migration know models and values only;"
             + " the coordinator and the stores run them"),
     .names(
-        "Coordinator names no Context or Fetch type", ["Coordinator"],
-        mustNotName: ["Context", "Fetch"],
+        "Coordinator names no Context, Fetch or Batch type", ["Coordinator"],
+        mustNotName: ["Context", "Fetch", "Batch"],
         "the coordinator declares what stores offer and receive; it never names the context or"
             + " its objects"),
     .names(
-        "Stores name no Context or Fetch type", ["Stores"], mustNotName: ["Context", "Fetch"],
+        "Stores name no Context, Fetch or Batch type", ["Stores"],
+        mustNotName: ["Context", "Fetch", "Batch"],
         "stores speak only the coordinator's types; never the context, its objects, its"
             + " registrar, link or arena"),
     .names(
-        "Context and Fetch name no Stores type", ["Context", "Fetch"], mustNotName: ["Stores"],
+        "Context, Fetch and Batch name no Stores type", ["Context", "Fetch", "Batch"],
+        mustNotName: ["Stores"],
         "contexts reach stores only through StoreCoordinator and never name a concrete store"),
     .identifiers(
-        "Context and Fetch reach stores only through StoreCoordinator's methods",
-        ["Context", "Fetch"],
+        "Context, Fetch and Batch reach stores only through StoreCoordinator's methods",
+        ["Context", "Fetch", "Batch"],
         mustNotSpell: [
             "withStoresLocked", "PersistentStore", "RowDecodingStore", "SQLQueryingStore",
             "rowDecoding", "sqlQuerying",
@@ -47,7 +53,10 @@ private let boundaryRules: [BoundaryRule] = [
             + " and let it route to the store"),
     .casts(
         "No cast to a …Store type of Stores or Coordinator outside them",
-        ["Model", "Value", "Predicate", "Schema", "Errors", "Context", "Fetch", "Migration"],
+        [
+            "Model", "Value", "Predicate", "Schema", "Errors", "Context", "Fetch", "Batch",
+            "Migration",
+        ],
         mustNotCastTo: ["Stores", "Coordinator"], endingWith: "Store",
         "a store's extra abilities are protocols it adopts, never downcasts"),
     .casts(
@@ -159,7 +168,7 @@ extension BoundaryRule: CustomTestStringConvertible {
         #expect(violation?.line == 12)
         #expect(violation?.name == "ManagedContext")
         #expect(violation?.declaredIn == "Context/Y.swift")
-        #expect(violation?.rule == "Stores name no Context or Fetch type")
+        #expect(violation?.rule == "Stores name no Context, Fetch or Batch type")
         #expect(violation?.column == 54)
     }
 

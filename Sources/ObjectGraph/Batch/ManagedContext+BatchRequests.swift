@@ -1,0 +1,218 @@
+/// Running batch requests: each reads the stores' rows (never making objects in this context),
+/// works out every row it changes, and writes them in one save of the stores (one transaction
+/// per store), so a failure writes nothing.
+extension ManagedContext {
+    /// Deletes the objects `request` selects, in the store, applying the delete rules (see
+    /// ``BatchDeleteRequest``).
+    ///
+    /// ```swift
+    /// var request = BatchDeleteRequest(entityName: "Person", predicate: old)
+    /// request.resultType = .count
+    /// let deleted = try context.execute(request).count  // cascaded rows included
+    /// ```
+    /// - Returns: the status, the number of objects deleted or their IDs (rows deleted by
+    ///   cascade included), as ``BatchDeleteRequest/resultType`` asks.
+    /// - Throws: ``ObjectGraphError`` for an unknown entity or IDs of several entities,
+    ///   ``ValidationError`` (rule `deleteDenied`) for a deny rule, ``SaveError`` or a store
+    ///   error when the store refuses the change.
+    @discardableResult
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let graph = try batchGraph()
+        let matched: [StoreRow]
+        if let ids = request.objectIDs {
+            matched = try batchRows(for: ids)
+        } else {
+            let entity = try schema.requireEntity(named: request.entityName)
+            let query = try batchQuery(entity, request.predicate, request.includesSubentities)
+            if let outcome = try coordinator.execute(.delete(query)) {
+                return BatchResult(
+                    resultType: request.resultType, changed: outcome.deleted,
+                    changesByEntity: Self.changes(
+                        deleted: outcome.deleted, updated: outcome.updated))
+            }
+            matched = try batchMatchingRows(query, graph: graph)
+        }
+        let deletion = try BatchDeletion(deleting: matched, graph: graph, schema: schema)
+        var changes = ChangeSet()
+        changes.deletedEntries = deletion.deleted.map(PendingEntry.row)
+        changes.updatedEntries = deletion.nullified.map(PendingEntry.row)
+        try commitBatch(changes)
+        let deleted = deletion.deleted.map(\.id)
+        return BatchResult(
+            resultType: request.resultType, changed: deleted,
+            changesByEntity: Self.changes(
+                deleted: deleted, updated: deletion.nullified.map(\.id)))
+    }
+
+    /// Sets the attributes of the objects `request` selects, in the store (see
+    /// ``BatchUpdateRequest``).
+    ///
+    /// ```swift
+    /// let request = BatchUpdateRequest(entityName: "Person", values: ["score": 0])
+    /// try context.execute(request)
+    /// ```
+    /// - Returns: the status, the number of objects updated or their IDs.
+    /// - Throws: ``ObjectGraphError`` for an unknown entity or property, a relationship, or a
+    ///   value of the wrong type; ``ValidationError`` (rule `required`) for `nil` in a required
+    ///   attribute; ``StoreError/uniqueConstraint(path:entity:properties:)``; a store error.
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        let graph = try batchGraph()
+        let entity = try schema.requireEntity(named: request.entityName)
+        let update = try BatchUpdate(request.propertiesToUpdate, of: entity)
+        let query = try batchQuery(entity, request.predicate, request.includesSubentities)
+        let updated: [ObjectID]
+        if let values = try update.constants(of: entity),
+            let outcome = try coordinator.execute(.update(query, values: values))
+        {
+            updated = outcome.updated
+        } else {
+            let matched = try batchMatchingRows(query, graph: graph)
+            var changes = ChangeSet()
+            changes.updatedEntries = try matched.map {
+                .row(try update.apply(to: $0, graph: graph, schema: schema))
+            }
+            try commitBatch(changes)
+            updated = matched.map(\.id)
+        }
+        return BatchResult(
+            resultType: request.resultType, changed: updated,
+            changesByEntity: Self.changes(updated: updated))
+    }
+
+    /// Inserts the objects `request` describes into the store (see ``BatchInsertRequest``).
+    ///
+    /// ```swift
+    /// let request = BatchInsertRequest(entityName: "Person", objects: [["name": "Ada"]])
+    /// try context.execute(request)
+    /// ```
+    /// - Returns: the status, the number of objects inserted or their (permanent) IDs.
+    /// - Throws: ``ObjectGraphError`` for an unknown or abstract entity, an unknown key, a
+    ///   relationship or a value of the wrong type; ``ValidationError`` (rule `required`);
+    ///   ``StoreError/uniqueConstraint(path:entity:properties:)``; what the handler throws.
+    @discardableResult
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        checkQueue("execute")
+        drainQueuedWork()
+        let entity = try schema.requireEntity(named: request.entityName)
+        if entity.entity.isAbstract { throw ObjectGraphError.abstractEntity(entity.name) }
+        let dictionaries = try insertedDictionaries(request.source, entity: entity)
+        var values = try BatchInsertion.values(of: dictionaries, entity: entity)
+        var upserted: [StoreRow] = []
+        if mergePolicy != .error, !BatchUpsert.constraints(of: entity, schema).isEmpty {
+            let tree = Set(schema.family(of: schema.root(of: entity)).map(\.index))
+            let upsert = BatchUpsert(
+                values, entity: entity, schema: schema,
+                stored: try coordinator.rows(ofEntities: tree, in: nil),
+                incomingWins: mergePolicy == .mergeByPropertyObjectTrump
+                    || mergePolicy == .overwrite)
+            values = upsert.inserts
+            upserted = upsert.updates
+        }
+        let rows = try BatchInsertion.rows(
+            values, entity: entity, schema: schema, coordinator: coordinator)
+        var changes = ChangeSet(inserting: rows)
+        changes.updatedEntries = upserted.map(PendingEntry.row)
+        try commitBatch(changes)
+        let inserted = rows.map(\.id)
+        let updated = upserted.map(\.id)
+        return BatchResult(
+            resultType: request.resultType, changed: inserted + updated,
+            changesByEntity: Self.changes(inserted: inserted, updated: updated))
+    }
+
+    /// The stores' rows as they are now, read without making objects; checks the queue.
+    private func batchGraph() throws -> StoredRowGraph {
+        checkQueue("execute")
+        drainQueuedWork()
+        return StoredRowGraph(source: coordinator, generation: nil, schema: schema)
+    }
+
+    /// The query of the objects of `entity` (and its subentities when `includesSubentities`)
+    /// matching `predicate`.
+    private func batchQuery(
+        _ entity: EntitySchema, _ predicate: Predicate?, _ includesSubentities: Bool
+    ) throws -> StoreQuery {
+        if let error = predicate?.keyPathError { throw error }
+        let indexes = includesSubentities ? schema.family(of: entity).map(\.index) : [entity.index]
+        return StoreQuery(
+            entityIndex: entity.index, entityIndexes: Set(indexes), predicate: predicate,
+            sortDescriptors: [], offset: 0, limit: 0, result: .rows)
+    }
+
+    /// The stored rows `query` matches: selected in SQL where the store can, else evaluated
+    /// over the rows.
+    private func batchMatchingRows(_ query: StoreQuery, graph: StoredRowGraph) throws
+        -> [StoreRow]
+    {
+        if let rows = try coordinator.rows(answering: query, in: nil) { return rows }
+        return try matchingStoredRows(query, graph: graph).map(\.row)
+    }
+
+    /// The stored rows of `ids`, all of one entity (IDs of no stored row are skipped).
+    private func batchRows(for ids: [ObjectID]) throws -> [StoreRow] {
+        let entities = Set(ids.map(\.entityName))
+        if entities.count > 1 {
+            throw ObjectGraphError.unsupported(
+                "a batch delete of object IDs takes one entity's IDs; these are of "
+                    + entities.sorted().joined(separator: ", "))
+        }
+        if let name = entities.first { _ = try schema.requireEntity(named: name) }
+        let found = try coordinator.rows(for: ids, in: nil)
+        var seen = Set<ObjectID>()
+        return ids.compactMap { id in seen.insert(id).inserted ? found[id] : nil }
+    }
+
+    /// Writes `changes` in one save of the stores; a store failing after another saved is
+    /// thrown as the save's ``SaveError/partial(saved:failed:error:)``.
+    private func commitBatch(_ changes: ChangeSet) throws {
+        guard !changes.isEmpty else { return }
+        if let failure = try coordinator.save(changes).failure { throw failure }
+    }
+
+    /// The dictionaries of an insert's objects, read from its source.
+    private func insertedDictionaries(
+        _ source: BatchInsertRequest.Source, entity: EntitySchema
+    ) throws -> [[String: Value]] {
+        switch source {
+        case .objects(let objects):
+            return objects
+        case .dictionaryHandler(let handler):
+            var result: [[String: Value]] = []
+            while true {
+                var values: [String: Value] = [:]
+                if try handler(&values) { return result }
+                result.append(values)
+            }
+        case .managedObjectHandler(let handler):
+            // The objects live in a scratch context on the same coordinator, never in this one.
+            let scratch = ManagedContext(coordinator: coordinator)
+            var result: [[String: Value]] = []
+            while true {
+                let object = try scratch.insert(entity.name)
+                if try handler(object) { return result }
+                var values: [String: Value] = [:]
+                for position in entity.attributePositions where !entity.isTransient[position] {
+                    let name = entity.names[position]
+                    values[name] = try object.value(for: name)
+                }
+                result.append(values)
+                scratch.reset()
+            }
+        }
+    }
+
+    /// The changed IDs by kind and entity name (kinds without IDs left out).
+    static func changes(
+        inserted: [ObjectID] = [], deleted: [ObjectID] = [], updated: [ObjectID] = []
+    ) -> [ChangeKey: [String: [ObjectID]]] {
+        var result: [ChangeKey: [String: [ObjectID]]] = [:]
+        for (key, ids) in [
+            (ChangeKey.insertedObjects, inserted), (.deletedObjects, deleted),
+            (.updatedObjects, updated),
+        ] where !ids.isEmpty {
+            result[key] = Dictionary(grouping: ids, by: \.entityName)
+        }
+        return result
+    }
+}

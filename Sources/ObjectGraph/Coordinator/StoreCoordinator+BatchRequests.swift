@@ -1,0 +1,17 @@
+/// Batch requests a store runs by itself (see ``StoreBatch``).
+extension StoreCoordinator {
+    /// Runs `batch` in the store holding its entities when that store can run it by itself
+    /// and is the coordinator's only store (a delete's rules may reach any entity); `nil`
+    /// otherwise, and then the caller saves the rows it works out.
+    /// - Throws: ``SaveError/store(_:)`` with ``StoreError/readOnly(path:)`` for a read-only
+    ///   store, or what the store throws (nothing is changed then).
+    func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? {
+        try withStoresLocked { stores in
+            guard stores.count == 1, let store = stores.first else { return nil }
+            if store.description.isReadOnly {
+                throw SaveError.store(.readOnly(path: store.description.displayPath))
+            }
+            return try store.execute(batch)
+        }
+    }
+}
