@@ -148,6 +148,8 @@ struct RawDeflateTests {
     func modelArchiveCompresses() throws {
         let archive = ModelCacheWriterTests.richModel().modelArchive()
         let compressed = try Self.roundTrip([UInt8](archive))
-        #expect(compressed.count * 10 < archive.count * 7)
+        // Since the archive shares its repeated strings as Core Data's does, little repetition
+        // is left for the compressor: 0.71 of the archive measured; stored blocks would be 1.0.
+        #expect(compressed.count * 10 < archive.count * 8)
     }
 }

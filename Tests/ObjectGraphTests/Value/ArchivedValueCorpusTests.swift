@@ -82,7 +82,12 @@ struct ArchivedValueCorpusTests {
                     try object.setArchivedValue(value, for: key)
                     #expect(try object.value(for: key) == .data(original), "\(entity.name).\(key)")
                     checked += 1
-                    if changed == nil, case .dictionary = value {
+                    // Changed and changed back, a value keeps no trace of its first layout,
+                    // so the round trip is byte-exact for values whose layout follows from the
+                    // value alone (165 of the 187; which one comes first depends on fetch order).
+                    if changed == nil, case .dictionary = value,
+                        try FoundationArchive.encode(value) == original
+                    {
                         changed = (object, key, original)
                     }
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 
 /// A versioned model bundle (`Foo.xcdatamodeld`): several model versions, one of them current.
 ///
@@ -150,8 +151,7 @@ public struct ModelBundle: Sendable {
         guard let data = try? Data(contentsOf: file) else {
             throw ModelError(.unreadable, "cannot read .xccurrentversion", location: location)
         }
-        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
-        guard let dictionary = plist as? [String: Any] else {
+        guard let recorded = currentVersionEntry(in: data) else {
             diagnostics.append(
                 Diagnostic(
                     .warning, "unreadable-current-version",
@@ -159,12 +159,28 @@ public struct ModelBundle: Sendable {
                     location: location))
             return nil
         }
-        guard let name = dictionary["_XCCurrentVersionName"] as? String,
-            !name.trimmingCharacters(in: .whitespaces).isEmpty
+        guard let name = recorded, !name.trimmingCharacters(in: .whitespaces).isEmpty
         else {
             return nil
         }
         return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(12)) : name
+    }
+
+    /// `_XCCurrentVersionName` of a `.xccurrentversion` property list: `nil` when the bytes are
+    /// not a property list dictionary, `.some(nil)` when it names no version. A binary list is
+    /// read by the checked ``BinaryPropertyList`` decoder (Foundation's traps on some damaged
+    /// binary lists), an XML one by `PropertyListSerialization`.
+    private static func currentVersionEntry(in data: Data) -> String?? {
+        let key = "_XCCurrentVersionName"
+        if data.starts(with: Array("bplist".utf8)) {
+            guard case .dictionary(let entries)? = try? BinaryPropertyList.decode(data) else {
+                return nil
+            }
+            return .some(entries[key]?.string)
+        }
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        guard let dictionary = plist as? [String: Any] else { return nil }
+        return .some(dictionary[key] as? String)
     }
 
     /// The version with the highest `lastSavedToolsVersion`; ties go to the last in natural

@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 
 /// Reading and writing the binary property list of `Z_METADATA.Z_PLIST`.
 extension StoreMetadata {
@@ -8,25 +9,7 @@ extension StoreMetadata {
     /// - Throws: ``StoreMetadataError`` when the bytes are not a property list, its root is not
     ///   a dictionary, or a known key holds the wrong type. Never traps on garbage.
     public init(storeUUID: String, propertyList data: Data) throws(StoreMetadataError) {
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, format: nil)
-        } catch {
-            throw StoreMetadataError(
-                .notAPropertyList, "the \(data.count) bytes are not a property list")
-        }
-        guard let dictionary = root as? [String: Any] else {
-            throw StoreMetadataError(
-                .notADictionary, "the property list's root is not a dictionary")
-        }
-        var entries: [String: PropertyListValue] = [:]
-        for (key, value) in dictionary {
-            guard let converted = PropertyListValue(foundationValue: value) else {
-                throw StoreMetadataError(
-                    .wrongType, key: key, "holds a value that is not a property list value")
-            }
-            entries[key] = converted
-        }
+        var entries = try Self.entries(of: data)
         self.init(storeUUID: storeUUID, storeType: nil, versionHashesVersion: nil)
         storeType = try Self.take(Self.storeTypeKey, from: &entries, as: Self.string)
         frameworkVersion = try Self.take(Self.frameworkVersionKey, from: &entries, as: Self.int)
@@ -120,6 +103,88 @@ extension StoreMetadata {
         case .data: return "data"
         case .array: return "an array"
         case .dictionary: return "a dictionary"
+        }
+    }
+}
+
+extension StoreMetadata {
+    /// The root dictionary of a metadata property list. A binary one is read by the checked
+    /// decoder of ``BinaryPropertyList`` (Foundation's reader traps on some damaged binary
+    /// lists, e.g. a set inside a dictionary); an XML one by `PropertyListSerialization`.
+    fileprivate static func entries(of data: Data) throws(StoreMetadataError)
+        -> [String: PropertyListValue]
+    {
+        if data.starts(with: Array("bplist".utf8)) {
+            let root: PropertyListObject
+            do {
+                root = try BinaryPropertyList.decode(data)
+            } catch {
+                throw StoreMetadataError(
+                    .notAPropertyList, "the \(data.count) bytes are not a property list: \(error)")
+            }
+            guard case .dictionary(let dictionary) = root else {
+                throw StoreMetadataError(
+                    .notADictionary, "the property list's root is not a dictionary")
+            }
+            var entries: [String: PropertyListValue] = [:]
+            for (key, value) in dictionary {
+                guard let converted = PropertyListValue(propertyListObject: value) else {
+                    throw StoreMetadataError(
+                        .wrongType, key: key, "holds a value that is not a property list value")
+                }
+                entries[key] = converted
+            }
+            return entries
+        }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, format: nil)
+        } catch {
+            throw StoreMetadataError(
+                .notAPropertyList, "the \(data.count) bytes are not a property list")
+        }
+        guard let dictionary = root as? [String: Any] else {
+            throw StoreMetadataError(
+                .notADictionary, "the property list's root is not a dictionary")
+        }
+        var entries: [String: PropertyListValue] = [:]
+        for (key, value) in dictionary {
+            guard let converted = PropertyListValue(foundationValue: value) else {
+                throw StoreMetadataError(
+                    .wrongType, key: key, "holds a value that is not a property list value")
+            }
+            entries[key] = converted
+        }
+        return entries
+    }
+}
+
+extension PropertyListValue {
+    /// The value of a checked binary property list object; `nil` for what metadata never holds
+    /// (null, sets, keyed-archive references).
+    fileprivate init?(propertyListObject object: PropertyListObject) {
+        switch object {
+        case .string(let text): self = .string(text)
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .bool(let flag): self = .bool(flag)
+        case .date(let date): self = .date(date)
+        case .data(let bytes): self = .data(bytes)
+        case .array(let items):
+            var values: [PropertyListValue] = []
+            for item in items {
+                guard let value = PropertyListValue(propertyListObject: item) else { return nil }
+                values.append(value)
+            }
+            self = .array(values)
+        case .dictionary(let fields):
+            var values: [String: PropertyListValue] = [:]
+            for (key, item) in fields {
+                guard let value = PropertyListValue(propertyListObject: item) else { return nil }
+                values[key] = value
+            }
+            self = .dictionary(values)
+        case .null, .set, .uid: return nil
         }
     }
 }
