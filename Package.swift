@@ -30,8 +30,8 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive", "KeyedArchive"]),
         .target(name: "AppContainer"),
-        .target(name: "Preferences", dependencies: ["AppContainer", "Archive"]),
-        .target(name: "Archive"),
+        .target(name: "Preferences", dependencies: ["AppContainer", "Archive", "KeyedArchive"]),
+        .target(name: "Archive", dependencies: ["KeyedArchive"]),
         // Binary property lists and NSKeyedArchiver archives, read without trusting them.
         .target(name: "KeyedArchive"),
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 
 /// Saves and loads `Codable` values as property-list archives.
 ///
@@ -136,6 +137,13 @@ public enum Archive {
         throws(ArchiveError) -> T
     {
         if data.isEmpty { throw .corrupt(path: path, reason: "it is empty") }
+        if data.starts(with: Array("bplist".utf8)) {
+            do {
+                try BinaryPropertyList.checkPlainList(data)
+            } catch {
+                throw .corrupt(path: path, reason: "not a property list (\(error))")
+            }
+        }
         let object: Any
         var format = PropertyListSerialization.PropertyListFormat.binary
         do {

@@ -10,6 +10,13 @@ struct BinaryPropertyListReader {
     private let topIndex: Int
     private var decoded: [PropertyListObject?]
     private var inProgress: [Bool]
+    /// How many values each decoded object stands for when containers that share an object
+    /// are walked as a tree (saturating); see ``expansionLimit``.
+    private var expandedSize: [Int]
+    /// The most values the top object may stand for: a list whose containers are not shared
+    /// stands for one value per reference, so this allows generous sharing but refuses a few
+    /// hundred bytes that expand to billions of values for whoever walks the result.
+    private let expansionLimit: Int
 
     init(bytes: [UInt8]) throws(KeyedArchiveError) {
         var reader = try PropertyListTableReader(bytes: bytes)
@@ -18,6 +25,9 @@ struct BinaryPropertyListReader {
         topIndex = reader.topIndex
         decoded = Array(repeating: nil, count: entries.count)
         inProgress = Array(repeating: false, count: entries.count)
+        expandedSize = Array(repeating: 1, count: entries.count)
+        let references = entries.reduce(0) { $0 + $1.referenceCount }
+        expansionLimit = 8 * (entries.count + references) + 1_000_000
     }
 
     /// The top object, decoded with everything it contains.
@@ -42,8 +52,28 @@ struct BinaryPropertyListReader {
         inProgress[index] = true
         let result = try object(entries[index], at: offset, depth: depth)
         inProgress[index] = false
+        let size = try expansion(of: entries[index], at: offset)
+        expandedSize[index] = size
         decoded[index] = result
         return result
+    }
+
+    /// The number of values `entry` stands for, its children decoded already.
+    private func expansion(of entry: PropertyListTable.Entry, at offset: Int)
+        throws(KeyedArchiveError) -> Int
+    {
+        var total = 1
+        for child in entry.references {
+            let (sum, overflow) = total.addingReportingOverflow(expandedSize[child])
+            total = overflow ? Int.max : sum
+        }
+        guard total <= expansionLimit else {
+            throw .malformedPropertyList(
+                offset: offset,
+                reason: "containers shared by other containers stand for more than "
+                    + "\(expansionLimit) values")
+        }
+        return total
     }
 
     private mutating func object(_ entry: PropertyListTable.Entry, at offset: Int, depth: Int)
@@ -58,9 +88,8 @@ struct BinaryPropertyListReader {
         case .float(let number): return .real(Double(number))
         case .double(let number): return .real(number)
         case .date(let seconds):
-            guard seconds.isFinite else {
-                throw .malformedPropertyList(offset: offset, reason: "the date is not finite")
-            }
+            // Any double, as Foundation reads it (store metadata may keep an infinite date);
+            // the keyed-archive decoders check their own dates.
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .data(let bytes): return .data(bytes)
         case .string(let text): return .string(text)
@@ -85,6 +114,26 @@ struct BinaryPropertyListReader {
                 result[name] = try self.value(at: value, depth: depth + 1)
             }
             return .dictionary(result)
+        }
+    }
+}
+
+extension PropertyListTable.Entry {
+    /// The objects this one refers to (a container's elements, keys and values).
+    var references: [Int] {
+        switch self {
+        case .array(let elements), .set(let elements): return elements
+        case .dictionary(let keys, let values): return keys + values
+        default: return []
+        }
+    }
+
+    /// How many references the object holds.
+    var referenceCount: Int {
+        switch self {
+        case .array(let elements), .set(let elements): return elements.count
+        case .dictionary(let keys, let values): return keys.count + values.count
+        default: return 0
         }
     }
 }

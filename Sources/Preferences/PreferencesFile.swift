@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import KeyedArchive
 
 /// Which version of the preferences file was read: a new file (after an atomic rename) has a
 /// new inode, an edit in place a new modification time or size.
@@ -70,6 +71,13 @@ struct PreferencesFile: Sendable {
         let data = try readAll(descriptor, path: path)
         if data.isEmpty {
             return .corrupt(reason: "the file is empty", stamp)
+        }
+        if data.starts(with: Array("bplist".utf8)) {
+            do {
+                try BinaryPropertyList.checkPlainList(data)
+            } catch {
+                return .corrupt(reason: "not a property list (\(error))", stamp)
+            }
         }
         let object: Any
         do {

@@ -128,6 +128,29 @@ struct Pet: Codable, Equatable {
         #expect(error?.description.contains("corrupt") == true)
     }
 
+    /// A binary property list valid by the format that Foundation's reader crashes on (a set
+    /// holding a dictionary) is a corrupt archive, not a crash.
+    @Test func aSetOfADictionaryIsCorruptNotACrash() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("set.plist")
+        try Data([
+            0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xD1, 0x01, 0x02, 0x51, 0x6B, 0xC1,
+            0x03, 0xD0, 0x08, 0x0B, 0x0D, 0x0F, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x01,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
+        ]).write(to: url)
+        let error = #expect(throws: ArchiveError.self) {
+            try Archive.read(Person.self, from: url)
+        }
+        guard case .corrupt(let path, let reason) = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(path == url.path)
+        #expect(reason.contains("set"))
+    }
+
     @Test func encodingFailuresAreTypedErrors() {
         struct Refuses: Encodable {
             func encode(to encoder: any Encoder) throws {

@@ -16,12 +16,12 @@ struct DamagedMetadataListTests {
             "Damaged": .set([.dictionary([:])]),
         ]))
 
-    @Test("store metadata holding a set of a dictionary is a wrongType error naming the key")
+    @Test("store metadata holding a set of a dictionary is an error naming the set")
     func metadataWithSet() {
         #expect {
             _ = try StoreMetadata(storeUUID: "U", propertyList: Self.setOfDictionary)
         } throws: { error in
-            (error as? StoreMetadataError)?.description.contains("Damaged") == true
+            (error as? StoreMetadataError)?.description.contains("set") == true
         }
     }
 

@@ -117,6 +117,7 @@ extension StoreMetadata {
         if data.starts(with: Array("bplist".utf8)) {
             let root: PropertyListObject
             do {
+                try BinaryPropertyList.checkPlainList(data)
                 root = try BinaryPropertyList.decode(data)
             } catch {
                 throw StoreMetadataError(
