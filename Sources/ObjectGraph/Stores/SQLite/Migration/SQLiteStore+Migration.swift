@@ -108,12 +108,15 @@ extension SQLiteStore {
     }
 
     /// Writes `model`'s hashes, identifiers and digest into `Z_METADATA`, keeping the store
-    /// UUID and every other key; `Z_MODELCACHE` then holds `model`.
+    /// UUID and every other key; `Z_MODELCACHE` then holds `model`. The framework version
+    /// becomes the one whose DDL the migration wrote (``StoreMetadata/defaultFrameworkVersion``'s
+    /// index names and unique indexes), as a store migrated by a newer Core Data claims that
+    /// Core Data's version.
     static func rewriteMetadata(_ db: Database, path: String, model: EntityModel) throws {
         let old = try readMetadata(db, path: path)
         var metadata = StoreMetadata(
             model: model, storeUUID: old.storeUUID,
-            frameworkVersion: old.frameworkVersion ?? StoreMetadata.defaultFrameworkVersion)
+            frameworkVersion: StoreMetadata.defaultFrameworkVersion)
         metadata.additionalEntries = old.additionalEntries
         metadata.autoVacuumLevel = old.autoVacuumLevel ?? metadata.autoVacuumLevel
         let plist: Data
