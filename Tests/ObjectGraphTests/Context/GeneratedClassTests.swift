@@ -239,6 +239,33 @@ struct GeneratedClassTests {
         }
     }
 
+    @Test("an attribute the model at run time lacks reads as absent; its write fails the save")
+    func attributeMissingFromModel() throws {
+        let school = try EntityModel(
+            contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
+        // TypedPerson (and so TypedStudent) without the "email" its generated code names.
+        let trimmed = EntityModel(
+            entities: school.entities.map { entity in
+                var entity = entity
+                if entity.name == "Person" { entity.attributes.removeAll { $0.name == "email" } }
+                return entity
+            })
+        let coordinator = StoreCoordinator(model: trimmed)
+        try coordinator.addStore()
+        let context = ManagedContext(coordinator: coordinator, classes: ManagedObjectClasses())
+        let student = try Self.student(context, "Ada", number: 1)
+        student.email = "ada@example.com"
+        #expect(student.email == nil && student.name == "Ada" && student.studentNumber == 1)
+        do {
+            try context.save()
+            Issue.record("the save should fail")
+        } catch SaveError.validation(let error) {
+            let rejected = error.problems.filter { $0.rule == .rejectedWrite }
+            #expect(rejected.map(\.property) == ["email"])
+            #expect(rejected.allSatisfy { $0.objectID == student.objectID })
+        }
+    }
+
     @Test("key paths name model properties, inherited ones with the subclass as root")
     func keyPathNames() {
         #expect(TypedStudent.propertyName(for: \TypedStudent.name) == "name")
