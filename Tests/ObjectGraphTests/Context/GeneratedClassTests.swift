@@ -18,6 +18,18 @@ struct GeneratedClassTests {
         return ManagedContext(coordinator: coordinator, classes: ManagedObjectClasses())
     }
 
+    /// The TypedSchool model, its entity "Person" changed by `edit`.
+    private static func school(editingPerson edit: (inout Entity) -> Void) throws -> EntityModel {
+        let school = try EntityModel(
+            contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
+        return EntityModel(
+            entities: school.entities.map { entity in
+                var entity = entity
+                if entity.name == "Person" { edit(&entity) }
+                return entity
+            })
+    }
+
     private static func student(_ context: ManagedContext, _ name: String, number: Int32) throws
         -> TypedStudent
     {
@@ -211,14 +223,9 @@ struct GeneratedClassTests {
         let school = try EntityModel(
             contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
         // The same entities, TypedPerson with one more attribute first: every position moves.
-        let shifted = EntityModel(
-            entities: school.entities.map { entity in
-                var entity = entity
-                if entity.name == "Person" {
-                    entity.attributes.insert(Attribute("alias", type: .string), at: 0)
-                }
-                return entity
-            })
+        let shifted = try Self.school {
+            $0.attributes.insert(Attribute("alias", type: .string), at: 0)
+        }
         var contexts: [ManagedContext] = []
         for model in [school, shifted] {
             let coordinator = StoreCoordinator(model: model)
@@ -241,15 +248,8 @@ struct GeneratedClassTests {
 
     @Test("an attribute the model at run time lacks reads as absent; its write fails the save")
     func attributeMissingFromModel() throws {
-        let school = try EntityModel(
-            contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
         // TypedPerson (and so TypedStudent) without the "email" its generated code names.
-        let trimmed = EntityModel(
-            entities: school.entities.map { entity in
-                var entity = entity
-                if entity.name == "Person" { entity.attributes.removeAll { $0.name == "email" } }
-                return entity
-            })
+        let trimmed = try Self.school { $0.attributes.removeAll { $0.name == "email" } }
         let coordinator = StoreCoordinator(model: trimmed)
         try coordinator.addStore()
         let context = ManagedContext(coordinator: coordinator, classes: ManagedObjectClasses())
