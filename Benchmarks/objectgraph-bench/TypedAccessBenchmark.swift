@@ -98,21 +98,37 @@ struct TypedAccessBenchmark {
     }
 }
 
-/// The class `objectgraph codegen` writes for the workload's `Person` (its typed properties
-/// as generated; the workload's model is built in code, so it is written here).
-final class BenchPerson: ManagedObject, GeneratedManagedObject {
+/// The class `objectgraph codegen` writes for the workload's `Person`, cut to the one attribute
+/// the benchmark uses (the workload's model is built in code, so it is written here, as
+/// generated: same declarations, same calls).
+class BenchPerson: ManagedObject, GeneratedManagedObject, KeyPathNaming {
+    /// The entity's name in the model.
     class var entityName: String { "Person" }
 
+    /// Registers the class (ObjectGraph calls it the first time it meets it).
     static func registerModelClasses(in classes: ManagedObjectClasses) {
         classes.register(BenchPerson.self, forEntity: "Person")
     }
 
+    /// The model property `keyPath` (rooted at this class or a generated subclass) names.
+    static func propertyName(for keyPath: AnyKeyPath) -> String? {
+        BenchPersonProperties.keyPaths.name(for: keyPath)
+    }
+}
+
+extension BenchPerson {
+    /// The attribute "age" (Integer 32, required).
     var age: Int32 {
         get { attributeValue(BenchPersonProperties.age, default: 0) }
         set { setAttributeValue(newValue, BenchPersonProperties.age) }
     }
 }
 
+/// The properties of BenchPerson, and the key paths of it and its generated subclasses.
 private enum BenchPersonProperties {
-    static let age = TypedProperty("age")
+    static let age = TypedAttribute("age")
+
+    static let keyPaths = KeyPathNameTable([
+        \BenchPerson.age: "age"
+    ])
 }

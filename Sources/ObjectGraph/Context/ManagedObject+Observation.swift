@@ -33,7 +33,7 @@ extension ManagedObject: Observable {
         guard let link = link.map({ Unmanaged.passUnretained($0) }) else { return }
         let tracking = link._withUnsafeGuaranteedRef { link -> Bool in
             guard let probe = link.probeReference else { return startProbe(link) }
-            return probe._withUnsafeGuaranteedRef { $0.isTracking(self) }
+            return probe._withUnsafeGuaranteedRef { $0.isTracking() }
         }
         if tracking { trackedAccess(position) }
     }
@@ -42,7 +42,7 @@ extension ManagedObject: Observable {
     @inline(never)
     private func startProbe(_ link: ContextLink) -> Bool {
         guard let probe = link.startProbe() else { return false }
-        return probe.isTracking(self)
+        return probe.isTracking()
     }
 
     /// Registers a read inside a tracking scope with the object's own registrar (made now if

@@ -11,7 +11,7 @@ import Foundation
 /// successfully or the context rolls back. An object no longer in a context takes no write.
 ///
 /// ```swift
-/// student.name = "Ada"                  // setAttributeValue("Ada", Self.nameProperty)
+/// student.name = "Ada"                  // setAttributeValue("Ada", StudentProperties.name)
 /// course.students.insert(ada)           // RelatedSet, written through to the relationship
 /// student.advisor = teacherOfOtherContext
 /// try context.save()                    // throws: Student.advisor … another context
@@ -47,6 +47,35 @@ extension ManagedObject {
         setTypedAttribute(value?.asValue ?? .null, property)
     }
 
+    /// The attribute's value as `T`; `nil` when it is nil, not a `T`, or cannot be loaded
+    /// (what a generated class's attribute reads: see ``TypedAttribute``).
+    @inlinable
+    public func attributeValue<T: ValueConvertible>(_ attribute: borrowing TypedAttribute) -> T? {
+        guard let slot = typedAttributeSlot(attribute), case .value(let value) = slot.pointee
+        else { return nil }
+        return T(value: value)
+    }
+
+    /// The attribute's value as `T`, or `absent` when it has none (a required attribute not
+    /// set yet, which the next save reports as missing).
+    @inlinable
+    public func attributeValue<T: ValueConvertible>(
+        _ attribute: borrowing TypedAttribute, default absent: T
+    ) -> T {
+        guard let slot = typedAttributeSlot(attribute), case .value(let value) = slot.pointee
+        else { return absent }
+        return T(value: value) ?? absent
+    }
+
+    /// Sets the attribute (`nil` clears it); a value its type does not hold is recorded as a
+    /// rejected write (see above).
+    @inlinable
+    public func setAttributeValue<T: ValueConvertible>(
+        _ value: T?, _ attribute: borrowing TypedAttribute
+    ) {
+        setTypedAttribute(value?.asValue ?? .null, attribute)
+    }
+
     /// The `Codable` value of the Transformable attribute (see ``codable(_:for:)``); `nil`
     /// when it is nil or cannot be decoded as `T`.
     public func codableValue<T: Codable & Sendable>(_ property: TypedProperty, as type: T.Type)
@@ -55,14 +84,32 @@ extension ManagedObject {
         try? codable(type, for: property.name)
     }
 
+    /// The `Codable` value of the Transformable attribute (as for a ``TypedProperty``).
+    public func codableValue<T: Codable & Sendable>(
+        _ attribute: borrowing TypedAttribute, as type: T.Type
+    ) -> T? {
+        try? codable(type, for: attribute.name)
+    }
+
+    /// Stores a `Codable` value in the Transformable attribute (as for a ``TypedProperty``).
+    public func setCodableValue<T: Codable & Sendable>(
+        _ value: T?, _ attribute: borrowing TypedAttribute
+    ) {
+        setCodableValue(value, named: attribute.name)
+    }
+
     /// Stores a `Codable` value in the Transformable attribute (see ``setCodable(_:for:)``); a
     /// value that cannot be encoded is recorded as a rejected write.
     public func setCodableValue<T: Codable & Sendable>(_ value: T?, _ property: TypedProperty) {
+        setCodableValue(value, named: property.name)
+    }
+
+    private func setCodableValue<T: Codable & Sendable>(_ value: T?, named name: String) {
         do {
-            try setCodable(value, for: property.name)
-            clearRejectedWrite(property.name)
+            try setCodable(value, for: name)
+            clearRejectedWrite(name)
         } catch {
-            rejectWrite(property.name, value: .string(String(describing: value)), error: error)
+            rejectWrite(name, value: .string(String(describing: value)), error: error)
         }
     }
 
@@ -72,7 +119,21 @@ extension ManagedObject {
     @usableFromInline
     func typedAttributeSlot(_ property: TypedProperty) -> UnsafePointer<Slot>? {
         checkQueue("property read")
-        guard let position = property.position(in: schema) else { return nil }
+        return observedSlot(at: property.position(in: schema))
+    }
+
+    /// The slot of the attribute (as for a ``TypedProperty``).
+    @usableFromInline
+    func typedAttributeSlot(_ attribute: borrowing TypedAttribute) -> UnsafePointer<Slot>? {
+        checkQueue("property read")
+        return observedSlot(at: attribute.position(in: schema))
+    }
+
+    /// The slot at `position` (`nil`: the entity has no such property), the object loaded and
+    /// the read registered with Observation.
+    @inline(__always)
+    private func observedSlot(at position: Int?) -> UnsafePointer<Slot>? {
+        guard let position else { return nil }
         observationAccess(position)
         if isFault {
             do { try fulfill() } catch { return nil }
@@ -86,24 +147,37 @@ extension ManagedObject {
     func setTypedAttribute(_ value: Value, _ property: TypedProperty) {
         guard let context else { return }
         context.checkQueue("property write")
-        guard let position = property.position(in: schema),
-            let type = schema.attributeTypes[position]
-        else {
+        setTypedAttribute(value, at: property.position(in: schema), property.name, context)
+    }
+
+    @usableFromInline
+    func setTypedAttribute(_ value: Value, _ attribute: borrowing TypedAttribute) {
+        guard let context else { return }
+        context.checkQueue("property write")
+        setTypedAttribute(value, at: attribute.position(in: schema), attribute.name, context)
+    }
+
+    /// Sets the attribute `name` at `position` (`nil`: the entity has no such property).
+    @inline(__always)
+    private func setTypedAttribute(
+        _ value: Value, at position: Int?, _ name: String, _ context: ManagedContext
+    ) {
+        guard let position, let type = schema.attributeTypes[position] else {
             let error =
-                (try? schema.position(of: property.name)) == nil
-                ? ObjectGraphError.unknownProperty(entity: schema.name, property: property.name)
+                (try? schema.position(of: name)) == nil
+                ? ObjectGraphError.unknownProperty(entity: schema.name, property: name)
                 : ObjectGraphError.wrongPropertyKind(
-                    entity: schema.name, property: property.name, expected: "an attribute")
-            return rejectWrite(property.name, value: value, error: error)
+                    entity: schema.name, property: name, expected: "an attribute")
+            return rejectWrite(name, value: value, error: error)
         }
         do {
-            let coerced = try type.coerce(value, entity: schema.name, property: property.name)
+            let coerced = try type.coerce(value, entity: schema.name, property: name)
             try fulfill()
-            if !context.rejectedWrites.isEmpty { clearRejectedWrite(property.name) }
+            if !context.rejectedWrites.isEmpty { clearRejectedWrite(name) }
             if case .value(let current) = slots[position], current == coerced { return }
             context.setSlot(self, position, .value(coerced))
         } catch {
-            rejectWrite(property.name, value: value, error: error)
+            rejectWrite(name, value: value, error: error)
         }
     }
 

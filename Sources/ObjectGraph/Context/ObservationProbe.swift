@@ -14,7 +14,11 @@ import Synchronization
 /// The probe's own registrar never announces a change: a scope's registration with it is
 /// cancelled when one of the objects' registrars fires (`withObservationTracking` cancels
 /// every registration of the scope), or goes with the context.
-final class ObservationProbe {
+///
+/// The probe is the subject of its own access (a final class of this module, not the object
+/// read), and its fields of fixed size come before the registrar, whose size Observation
+/// knows only at run time: so a read finds them at constant offsets.
+final class ObservationProbe: Observable {
     /// The key path's argument: hashing it counts in its ``Signal``.
     struct Token: Hashable {
         let signal: Signal
@@ -35,25 +39,23 @@ final class ObservationProbe {
         let hashes = Atomic<Int>(0)
     }
 
-    private let registrar = ObservationRegistrar()
     private let signal = Signal()
-    private let keyPath: KeyPath<ManagedObject, Bool>
+    private let keyPath: KeyPath<ObservationProbe, Bool>
+    private let registrar = ObservationRegistrar()
 
     init() {
-        keyPath = \ManagedObject.[observationProbe: Token(signal: signal)]
+        keyPath = \ObservationProbe.[token: Token(signal: signal)]
     }
 
-    /// Whether a read of `object` now is inside an Observation tracking scope (which then holds
-    /// the probe's key path: harmless, as the probe never announces a change).
+    /// What the probe's key path names (nothing).
+    subscript(token token: Token) -> Bool { false }
+
+    /// Whether a read now is inside an Observation tracking scope (which then holds the
+    /// probe's key path: harmless, as the probe never announces a change).
     @inline(__always)
-    func isTracking(_ object: ManagedObject) -> Bool {
+    func isTracking() -> Bool {
         let before = signal.hashes.load(ordering: .relaxed)
-        registrar.access(object, keyPath: keyPath)
+        registrar.access(self, keyPath: keyPath)
         return signal.hashes.load(ordering: .relaxed) != before
     }
-}
-
-extension ManagedObject {
-    /// What the probe's key path names (nothing of the object).
-    subscript(observationProbe token: ObservationProbe.Token) -> Bool { false }
 }

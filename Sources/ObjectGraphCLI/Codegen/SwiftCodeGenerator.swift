@@ -100,7 +100,8 @@ struct SwiftCodeGenerator {
             if let mode { modes[entity.name] = mode }
         }
         let referenced: Set<String> = [
-            "ManagedObject", "TypedProperty", "RelatedSet", "RelatedList", "Value",
+            "ManagedObject", "TypedProperty", "TypedAttribute", "RelatedSet", "RelatedList",
+            "Value",
             "KeyPathNameTable",
             "ManagedObjectClasses", "GeneratedManagedObject", "KeyPathNaming", "String", "Int16",
             "Int32", "Int64", "Double", "Float", "Bool", "Date", "Data", "UUID", "URL", "Decimal",
@@ -453,10 +454,14 @@ extension SwiftCodeGenerator {
                 : "/// The properties of \(className)."
         ]
         lines.append("private enum \(table) {")
-        for property in Self.propertyNamesOf(entity) {
+        // Attributes as `TypedAttribute`s, values the compiler builds (no lazy initialization
+        // to check at each read); relationships as `TypedProperty`s.
+        let kinds =
+            entity.attributes.map { ($0.name, "TypedAttribute") }
+            + entity.relationships.map { ($0.name, "TypedProperty") }
+        for (property, type) in kinds {
             guard let swift = names[property] else { continue }
-            lines.append(
-                "    static let \(swift) = \(ref("TypedProperty"))(\(literal(property)))")
+            lines.append("    static let \(swift) = \(ref(type))(\(literal(property)))")
         }
         guard isTop else {
             lines.append("}")

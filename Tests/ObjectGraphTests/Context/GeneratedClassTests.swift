@@ -18,6 +18,18 @@ struct GeneratedClassTests {
         return ManagedContext(coordinator: coordinator, classes: ManagedObjectClasses())
     }
 
+    /// The TypedSchool model, its entity "Person" changed by `edit`.
+    private static func school(editingPerson edit: (inout Entity) -> Void) throws -> EntityModel {
+        let school = try EntityModel(
+            contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
+        return EntityModel(
+            entities: school.entities.map { entity in
+                var entity = entity
+                if entity.name == "Person" { edit(&entity) }
+                return entity
+            })
+    }
+
     private static func student(_ context: ManagedContext, _ name: String, number: Int32) throws
         -> TypedStudent
     {
@@ -211,14 +223,9 @@ struct GeneratedClassTests {
         let school = try EntityModel(
             contentsOf: TestSupport.models.appendingPathComponent("TypedSchool.xcdatamodeld"))
         // The same entities, TypedPerson with one more attribute first: every position moves.
-        let shifted = EntityModel(
-            entities: school.entities.map { entity in
-                var entity = entity
-                if entity.name == "Person" {
-                    entity.attributes.insert(Attribute("alias", type: .string), at: 0)
-                }
-                return entity
-            })
+        let shifted = try Self.school {
+            $0.attributes.insert(Attribute("alias", type: .string), at: 0)
+        }
         var contexts: [ManagedContext] = []
         for model in [school, shifted] {
             let coordinator = StoreCoordinator(model: model)
@@ -236,6 +243,26 @@ struct GeneratedClassTests {
             #expect(first.name == "Ada \(round)" && first["name"] == .string("Ada \(round)"))
             #expect(second.name == "Bea \(round)" && second["name"] == .string("Bea \(round)"))
             #expect(teacher.name == "Tim \(round)" && second["alias"] == .null)
+        }
+    }
+
+    @Test("an attribute the model at run time lacks reads as absent; its write fails the save")
+    func attributeMissingFromModel() throws {
+        // TypedPerson (and so TypedStudent) without the "email" its generated code names.
+        let trimmed = try Self.school { $0.attributes.removeAll { $0.name == "email" } }
+        let coordinator = StoreCoordinator(model: trimmed)
+        try coordinator.addStore()
+        let context = ManagedContext(coordinator: coordinator, classes: ManagedObjectClasses())
+        let student = try Self.student(context, "Ada", number: 1)
+        student.email = "ada@example.com"
+        #expect(student.email == nil && student.name == "Ada" && student.studentNumber == 1)
+        do {
+            try context.save()
+            Issue.record("the save should fail")
+        } catch SaveError.validation(let error) {
+            let rejected = error.problems.filter { $0.rule == .rejectedWrite }
+            #expect(rejected.map(\.property) == ["email"])
+            #expect(rejected.allSatisfy { $0.objectID == student.objectID })
         }
     }
 

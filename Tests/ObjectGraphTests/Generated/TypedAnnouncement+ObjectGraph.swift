@@ -49,10 +49,10 @@ extension TypedAnnouncement {
 
 /// The properties of TypedAnnouncement, and the key paths of it and its generated subclasses.
 private enum TypedAnnouncementProperties {
-    static let body = TypedProperty("body")
-    static let postedAt = TypedProperty("postedAt")
-    static let priority = TypedProperty("priority")
-    static let title = TypedProperty("title")
+    static let body = TypedAttribute("body")
+    static let postedAt = TypedAttribute("postedAt")
+    static let priority = TypedAttribute("priority")
+    static let title = TypedAttribute("title")
 
     static let keyPaths = KeyPathNameTable([
         \TypedAnnouncement.body: "body",

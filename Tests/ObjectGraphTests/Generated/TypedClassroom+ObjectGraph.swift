@@ -75,10 +75,10 @@ extension TypedClassroom {
 
 /// The properties of TypedClassroom, and the key paths of it and its generated subclasses.
 private enum TypedClassroomProperties {
-    static let building = TypedProperty("building")
-    static let capacity = TypedProperty("capacity")
-    static let floorArea = TypedProperty("floorArea")
-    static let number = TypedProperty("number")
+    static let building = TypedAttribute("building")
+    static let capacity = TypedAttribute("capacity")
+    static let floorArea = TypedAttribute("floorArea")
+    static let number = TypedAttribute("number")
     static let courses = TypedProperty("courses")
 
     static let keyPaths = KeyPathNameTable([

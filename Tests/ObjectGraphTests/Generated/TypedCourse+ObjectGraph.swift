@@ -147,13 +147,13 @@ extension TypedCourse {
 
 /// The properties of TypedCourse, and the key paths of it and its generated subclasses.
 private enum TypedCourseProperties {
-    static let code = TypedProperty("code")
-    static let credits = TypedProperty("credits")
-    static let enrollmentLimit = TypedProperty("enrollmentLimit")
-    static let fee = TypedProperty("fee")
-    static let rating = TypedProperty("rating")
-    static let syllabus = TypedProperty("syllabus")
-    static let title = TypedProperty("title")
+    static let code = TypedAttribute("code")
+    static let credits = TypedAttribute("credits")
+    static let enrollmentLimit = TypedAttribute("enrollmentLimit")
+    static let fee = TypedAttribute("fee")
+    static let rating = TypedAttribute("rating")
+    static let syllabus = TypedAttribute("syllabus")
+    static let title = TypedAttribute("title")
     static let classroom = TypedProperty("classroom")
     static let lessons = TypedProperty("lessons")
     static let students = TypedProperty("students")

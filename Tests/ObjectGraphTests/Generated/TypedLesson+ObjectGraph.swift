@@ -55,10 +55,10 @@ extension TypedLesson {
 
 /// The properties of TypedLesson, and the key paths of it and its generated subclasses.
 private enum TypedLessonProperties {
-    static let durationMinutes = TypedProperty("durationMinutes")
-    static let recording = TypedProperty("recording")
-    static let startsAt = TypedProperty("startsAt")
-    static let topic = TypedProperty("topic")
+    static let durationMinutes = TypedAttribute("durationMinutes")
+    static let recording = TypedAttribute("recording")
+    static let startsAt = TypedAttribute("startsAt")
+    static let topic = TypedAttribute("topic")
     static let course = TypedProperty("course")
 
     static let keyPaths = KeyPathNameTable([

@@ -61,12 +61,12 @@ extension TypedPerson {
 
 /// The properties of TypedPerson, and the key paths of it and its generated subclasses.
 private enum TypedPersonProperties {
-    static let birthday = TypedProperty("birthday")
-    static let email = TypedProperty("email")
-    static let id = TypedProperty("id")
-    static let name = TypedProperty("name")
-    static let photo = TypedProperty("photo")
-    static let website = TypedProperty("website")
+    static let birthday = TypedAttribute("birthday")
+    static let email = TypedAttribute("email")
+    static let id = TypedAttribute("id")
+    static let name = TypedAttribute("name")
+    static let photo = TypedAttribute("photo")
+    static let website = TypedAttribute("website")
 
     static let keyPaths = KeyPathNameTable([
         \TypedPerson.birthday: "birthday",

@@ -64,9 +64,9 @@ extension TypedStudent {
 
 /// The properties of TypedStudent.
 private enum TypedStudentProperties {
-    static let enrolledOn = TypedProperty("enrolledOn")
-    static let gradePointAverage = TypedProperty("gradePointAverage")
-    static let isActive = TypedProperty("isActive")
-    static let studentNumber = TypedProperty("studentNumber")
+    static let enrolledOn = TypedAttribute("enrolledOn")
+    static let gradePointAverage = TypedAttribute("gradePointAverage")
+    static let isActive = TypedAttribute("isActive")
+    static let studentNumber = TypedAttribute("studentNumber")
     static let courses = TypedProperty("courses")
 }

@@ -58,8 +58,8 @@ extension TypedTeacher {
 
 /// The properties of TypedTeacher.
 private enum TypedTeacherProperties {
-    static let hiredOn = TypedProperty("hiredOn")
-    static let office = TypedProperty("office")
-    static let salary = TypedProperty("salary")
+    static let hiredOn = TypedAttribute("hiredOn")
+    static let office = TypedAttribute("office")
+    static let salary = TypedAttribute("salary")
     static let courses = TypedProperty("courses")
 }
