@@ -44,6 +44,9 @@ public final class Database {
     /// make one; removed on close.
     private let privateCopy: PrivateCopy?
 
+    /// The private folder the database was copied into to be read untouched, if it was.
+    var privateCopyFolder: URL? { privateCopy?.folder }
+
     /// Whether every write is refused whatever the file's permissions (a read-only mode).
     private let refusesWrites: Bool
 
