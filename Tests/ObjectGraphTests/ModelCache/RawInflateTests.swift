@@ -1,6 +1,7 @@
 import Foundation
-import ObjectGraph
 import Testing
+
+@testable import ObjectGraph
 
 /// The raw DEFLATE reader: stored, fixed and dynamic blocks inflate to what zlib compressed,
 /// and malformed streams fail with the byte where the fault is, in bounded output.
@@ -51,50 +52,18 @@ struct RawInflateTests {
 
     @Test func outputPastTheLimitIsRefused() throws {
         // 'a' then back references of 258 bytes at distance 1, repeated: a DEFLATE bomb.
-        var bits = BitWriter()
+        var bits = DeflateBitWriter()
         bits.write(1, count: 1)  // final
         bits.write(1, count: 2)  // fixed
-        bits.writeFixedLiteral(0x61)
+        bits.writeLiteral(0x61)
         for _ in 0..<2_000 {
-            bits.writeReversed(0b1100_0101, count: 8)  // length symbol 285 (258 bytes)
-            bits.writeReversed(0, count: 5)  // distance symbol 0 (1 byte)
+            bits.writeCode(0b1100_0101, length: 8)  // length symbol 285 (258 bytes)
+            bits.writeCode(0, length: 5)  // distance symbol 0 (1 byte)
         }
-        bits.writeReversed(0, count: 7)  // end of block
-        let bomb = bits.finished
+        bits.writeCode(0, length: 7)  // end of block
+        bits.flush()
+        let bomb = Data(bits.output)
         #expect(try RawInflate.inflate(bomb).count == 1 + 2_000 * 258)
         #expect(throws: InflateError.self) { try RawInflate.inflate(bomb, limit: 100_000) }
-    }
-}
-
-/// Writes DEFLATE bits least significant first; Huffman codes most significant first.
-struct BitWriter {
-    var data = Data()
-    var buffer = 0
-    var count = 0
-
-    mutating func write(_ value: Int, count bits: Int) {
-        buffer |= value << count
-        count += bits
-        while count >= 8 {
-            data.append(UInt8(buffer & 0xFF))
-            buffer >>= 8
-            count -= 8
-        }
-    }
-
-    mutating func writeReversed(_ code: Int, count bits: Int) {
-        var reversed = 0
-        for index in 0..<bits where code & (1 << index) != 0 { reversed |= 1 << (bits - 1 - index) }
-        write(reversed, count: bits)
-    }
-
-    /// A literal below 144 in the fixed code: 8 bits, 0x30 + value.
-    mutating func writeFixedLiteral(_ byte: Int) { writeReversed(0x30 + byte, count: 8) }
-
-    /// The bytes, the last one padded.
-    var finished: Data {
-        var copy = self
-        if copy.count > 0 { copy.write(0, count: 8 - copy.count) }
-        return copy.data
     }
 }
