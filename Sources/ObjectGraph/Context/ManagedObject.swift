@@ -259,14 +259,14 @@ open class ManagedObject {
     // MARK: - Reading
 
     /// The value of the attribute `key`, or ``Value/null`` when it is nil or not an attribute.
-    public subscript(key: String) -> Value {
+    public final subscript(key: String) -> Value {
         readableValue(for: key) ?? .null
     }
 
     /// The value of the attribute `key` as a Swift type; `nil` when nil, not convertible, or
     /// not an attribute.
     @inlinable
-    public subscript<T: ValueConvertible>(key: String) -> T? {
+    public final subscript<T: ValueConvertible>(key: String) -> T? {
         // Inlinable, so that callers convert with their concrete type's `init(value:)`.
         guard let value = readableValue(for: key) else { return nil }
         return T(value: value)
@@ -288,7 +288,7 @@ open class ManagedObject {
     /// The value of the attribute `key`.
     /// - Throws: ``ObjectGraphError`` when `key` is not an attribute of the entity, or the
     ///   object's values cannot be loaded.
-    public func value(for key: String) throws -> Value {
+    public final func value(for key: String) throws -> Value {
         let position = try schema.position(of: key)
         try fulfill()
         guard case .value(let value) = slots[position] else {
@@ -299,7 +299,7 @@ open class ManagedObject {
     }
 
     /// The object of the to-one relationship `key`.
-    public func object(for key: String) throws -> ManagedObject? {
+    public final func object(for key: String) throws -> ManagedObject? {
         let position = try relationshipPosition(key, toMany: false)
         try fulfill()
         if isDetachedByDeletion(at: position) { return nil }
@@ -308,7 +308,7 @@ open class ManagedObject {
 
     /// The objects of the to-many relationship `key`, in order (ordered relationships keep
     /// their order; unordered ones are in insertion order).
-    public func objects(for key: String) throws -> [ManagedObject] {
+    public final func objects(for key: String) throws -> [ManagedObject] {
         let position = try relationshipPosition(key, toMany: true)
         try fulfill()
         if isDetachedByDeletion(at: position) { return [] }
@@ -318,7 +318,7 @@ open class ManagedObject {
     /// Whether the relationship `key` is a fault: its objects are not loaded yet (reading it
     /// loads them). True for every relationship of an object that is a fault.
     /// - Throws: ``ObjectGraphError`` when `key` is not a relationship of the entity.
-    public func hasFault(forRelationshipNamed key: String) throws -> Bool {
+    public final func hasFault(forRelationshipNamed key: String) throws -> Bool {
         let position = try anyRelationshipPosition(key)
         if state == .fault { return true }
         switch slots[position] {
@@ -335,7 +335,7 @@ open class ManagedObject {
     /// ```
     /// - Throws: ``ObjectGraphError`` when `key` is not a relationship of the entity, or the
     ///   object's values cannot be loaded.
-    public func objectIDs(forRelationshipNamed key: String) throws -> [ObjectID] {
+    public final func objectIDs(forRelationshipNamed key: String) throws -> [ObjectID] {
         let position = try anyRelationshipPosition(key)
         try fulfill()
         if isDetachedByDeletion(at: position) { return [] }
@@ -381,28 +381,28 @@ open class ManagedObject {
     /// Sets the attribute `key`. `nil` clears it.
     /// - Throws: ``ObjectGraphError`` naming entity and property when `key` is not an
     ///   attribute or the value does not fit its type.
-    public func set(_ value: (any ValueConvertible)?, for key: String) throws {
+    public final func set(_ value: (any ValueConvertible)?, for key: String) throws {
         try requireContext(for: key).setAttribute(self, key: key, value: value?.asValue ?? .null)
     }
 
     /// Sets the to-one relationship `key` to `object` (or clears it), updating the inverse.
-    public func setObject(_ object: ManagedObject?, for key: String) throws {
+    public final func setObject(_ object: ManagedObject?, for key: String) throws {
         try requireContext(for: key).setToOne(self, key: key, target: object)
     }
 
     /// Replaces the objects of the to-many relationship `key`, updating inverses.
-    public func setObjects(_ objects: [ManagedObject], for key: String) throws {
+    public final func setObjects(_ objects: [ManagedObject], for key: String) throws {
         try requireContext(for: key).setToMany(self, key: key, targets: objects)
     }
 
     /// Adds `object` to the to-many relationship `key` (at the end, or at `index` of an ordered
     /// relationship), updating the inverse.
-    public func add(_ object: ManagedObject, to key: String, at index: Int? = nil) throws {
+    public final func add(_ object: ManagedObject, to key: String, at index: Int? = nil) throws {
         try requireContext(for: key).addToMany(self, key: key, target: object, at: index)
     }
 
     /// Removes `object` from the to-many relationship `key`, updating the inverse.
-    public func remove(_ object: ManagedObject, from key: String) throws {
+    public final func remove(_ object: ManagedObject, from key: String) throws {
         try requireContext(for: key).removeFromMany(self, key: key, target: object)
     }
 
