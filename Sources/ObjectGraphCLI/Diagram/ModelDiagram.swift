@@ -38,11 +38,16 @@ public struct ModelDiagram: Sendable {
         where identifiers[entity.name] == "e\(index)" {
             lines.append("  e\(index) [label=<\(ModelDiagramBox.label(of: entity))>];")
         }
-        for edge in ModelDiagramEdge.edges(of: model) {
+        let edges = ModelDiagramEdge.edges(of: model).filter {
+            identifiers[$0.tail] != nil && identifiers[$0.head] != nil
+        }
+        let lengths = Self.staggeredLengths(edges)
+        for (index, edge) in edges.enumerated() {
             guard let tail = identifiers[edge.tail], let head = identifiers[edge.head] else {
                 continue
             }
-            lines.append("  " + Self.statement(edge, tail: tail, head: head))
+            lines.append(
+                "  " + Self.statement(edge, tail: tail, head: head, length: lengths[index]))
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -60,17 +65,52 @@ public struct ModelDiagram: Sendable {
             "  node [shape=plain, fontname=\"Helvetica\", fontsize=11];",
             "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#34495e\", "
                 + "fontcolor=\"#1f3a5f\", labelfontsize=9, labelfontcolor=\"#1f3a5f\", "
-                + "labeldistance=1.6, labelangle=30];",
+                + "labeldistance=2.5, labelangle=35];",
         ]
     }
 
-    /// The DOT statement drawing `edge` between the nodes `tail` and `head`.
-    static func statement(_ edge: ModelDiagramEdge, tail: String, head: String) -> String {
+    /// Whether `edge` ranks its ends (inheritance and inverse pairs do; a one-way
+    /// relationship is drawn without moving its entities).
+    static func constrains(_ edge: ModelDiagramEdge) -> Bool {
+        if case .relationship(_, let inverse) = edge.kind, inverse == nil { return false }
+        return true
+    }
+
+    /// Each edge's minimum length in ranks: the boxes hanging from one entity by nothing else
+    /// (leaves) go one, two and three ranks below it in turn, as Graphviz's `unflatten` does,
+    /// so that a hub's leaves do not all stand in one very wide rank.
+    static func staggeredLengths(_ edges: [ModelDiagramEdge]) -> [Int] {
+        var degree: [String: Int] = [:]
+        for edge in edges where constrains(edge) {
+            let (upper, lower) = ends(edge)
+            degree[upper, default: 0] += 1
+            degree[lower, default: 0] += 1
+        }
+        var leaves: [String: Int] = [:]
+        return edges.map { edge in
+            let (upper, lower) = ends(edge)
+            guard constrains(edge), upper != lower, degree[lower] == 1 else { return 1 }
+            defer { leaves[upper, default: 0] += 1 }
+            return 1 + (leaves[upper] ?? 0) % 3
+        }
+    }
+
+    /// The entity an edge ranks above and the one it ranks below.
+    static func ends(_ edge: ModelDiagramEdge) -> (upper: String, lower: String) {
+        edge.kind == .inheritance ? (edge.head, edge.tail) : (edge.tail, edge.head)
+    }
+
+    /// The DOT statement drawing `edge` between the nodes `tail` and `head`, at least
+    /// `length` ranks long.
+    static func statement(_ edge: ModelDiagramEdge, tail: String, head: String, length: Int = 1)
+        -> String
+    {
+        let extra = length > 1 ? ", minlen=\(length)" : ""
         switch edge.kind {
         case .inheritance:
             // Drawn from the parent so that it is laid out above its subentities.
             return "\(head) -> \(tail) [dir=back, arrowtail=empty, arrowsize=1.2, "
-                + "color=\"#7f8c8d\", penwidth=1.4];"
+                + "color=\"#7f8c8d\", penwidth=1.4\(extra)];"
         case .relationship(let relationship, let inverse):
             var attributes = [
                 "arrowhead=\(arrowhead(relationship))",
@@ -81,9 +121,11 @@ public struct ModelDiagram: Sendable {
                     "dir=both", "arrowtail=\(arrowhead(inverse))",
                     "taillabel=<\(DOTText.html(inverse.name))>",
                 ]
+            } else {
+                attributes.append("constraint=false")
             }
             if relationship.isTransient { attributes.append("style=dashed") }
-            return "\(tail) -> \(head) [\(attributes.joined(separator: ", "))];"
+            return "\(tail) -> \(head) [\(attributes.joined(separator: ", "))\(extra)];"
         }
     }
 

@@ -13,7 +13,8 @@ public struct ModelDiagramEdge: Sendable, Hashable {
         case inheritance
     }
 
-    /// The entity the line starts at (the relationship's owner, or the subentity).
+    /// The entity the line starts at (the relationship's owner, or the entity of the owner's
+    /// family the inverse reaches; or the subentity).
     public var tail: String
     /// The entity the line ends at (the destination, or the parent).
     public var head: String
@@ -21,7 +22,8 @@ public struct ModelDiagramEdge: Sendable, Hashable {
     public var kind: Kind
 
     /// The lines of `model`: one per parent link, one per relationship whose destination
-    /// exists, inverse pairs drawn once (from the entity that comes first in the file).
+    /// exists, inverse pairs drawn once (from the entity that comes first in the file, or
+    /// from the to-many side of a to-one ↔ to-many pair).
     ///
     /// ```swift
     /// let edges = ModelDiagramEdge.edges(of: model)
@@ -47,6 +49,16 @@ public struct ModelDiagramEdge: Sendable, Hashable {
                 }
                 let isSelfInverse =
                     inverse?.owner == entity.name && inverse?.relationship.name == relationship.name
+                if let inverse, !isSelfInverse, !relationship.isToMany,
+                    inverse.relationship.isToMany
+                {
+                    // Drawn from the to-many side, so that the "one" ranks above its "many".
+                    edges.append(
+                        ModelDiagramEdge(
+                            tail: destination.name, head: entity.name,
+                            kind: .relationship(inverse.relationship, inverse: relationship)))
+                    continue
+                }
                 edges.append(
                     ModelDiagramEdge(
                         tail: entity.name, head: destination.name,

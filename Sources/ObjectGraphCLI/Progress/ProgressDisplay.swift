@@ -114,19 +114,22 @@ final class ProgressDisplay: @unchecked Sendable {
         }
     }
 
-    /// The bar's line: `[####......]  40%  1200/3000 objects  0:03 left  reading Person`.
+    /// The bar's line: `[####......]  40%  1200/3000 objects  0:03 left  reading Person`. The
+    /// bar is `width` cells at most, narrower when what follows it needs the room: the line
+    /// stays within 79 columns, so it never wraps on an 80-column terminal.
     static func bar(_ report: Report, elapsed: Double, width: Int = 30) -> String {
         let fraction = clamped(report.fraction)
-        let filled = Int((fraction * Double(width)).rounded(.down))
-        var text =
-            "[" + String(repeating: "#", count: filled)
-            + String(repeating: ".", count: width - filled) + "] " + percent(fraction)
-        if let counts = report.counts { text += "  \(counts.done)/\(counts.total) \(report.unit)" }
-        text +=
+        var rest = ""
+        if let counts = report.counts { rest += "  \(counts.done)/\(counts.total) \(report.unit)" }
+        rest +=
             "  "
             + (timeLeft(fraction: fraction, elapsed: elapsed).map { "\($0) left" } ?? "--:-- left")
-        if !report.detail.isEmpty { text += "  \(report.detail)" }
-        // Kept within 79 columns so that it never wraps on an 80-column terminal.
+        if !report.detail.isEmpty { rest += "  \(report.detail)" }
+        let cells = min(width, max(10, 79 - 7 - rest.count))
+        let filled = Int((fraction * Double(cells)).rounded(.down))
+        let text =
+            "[" + String(repeating: "#", count: filled)
+            + String(repeating: ".", count: cells - filled) + "] " + percent(fraction) + rest
         return text.count > 79 ? String(text.prefix(78)) + "…" : text
     }
 
