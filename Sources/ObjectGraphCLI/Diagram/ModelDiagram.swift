@@ -60,7 +60,7 @@ public struct ModelDiagram: Sendable {
             entityCount > 12 ? "nodesep=0.5; ranksep=0.9;" : "nodesep=0.4; ranksep=0.6;"
         return [
             "  graph [fontname=\"Helvetica\", fontsize=14, labelloc=t, splines=true, "
-                + "newrank=true, pad=0.3];",
+                + "newrank=true, rankdir=LR, pad=0.3];",
             "  \(separation)",
             "  node [shape=plain, fontname=\"Helvetica\", fontsize=11];",
             "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#34495e\", "
@@ -77,7 +77,7 @@ public struct ModelDiagram: Sendable {
     }
 
     /// Each edge's minimum length in ranks: the boxes hanging from one entity by nothing else
-    /// (leaves) go one, two and three ranks below it in turn, as Graphviz's `unflatten` does,
+    /// (leaves) go one, two and three ranks after it in turn, as Graphviz's `unflatten` does,
     /// so that a hub's leaves do not all stand in one very wide rank.
     static func staggeredLengths(_ edges: [ModelDiagramEdge]) -> [Int] {
         var degree: [String: Int] = [:]
@@ -95,7 +95,7 @@ public struct ModelDiagram: Sendable {
         }
     }
 
-    /// The entity an edge ranks above and the one it ranks below.
+    /// The entity an edge ranks first (left) and the one it ranks after it.
     static func ends(_ edge: ModelDiagramEdge) -> (upper: String, lower: String) {
         edge.kind == .inheritance ? (edge.head, edge.tail) : (edge.tail, edge.head)
     }
@@ -108,7 +108,7 @@ public struct ModelDiagram: Sendable {
         let extra = length > 1 ? ", minlen=\(length)" : ""
         switch edge.kind {
         case .inheritance:
-            // Drawn from the parent so that it is laid out above its subentities.
+            // Drawn from the parent so that it is laid out before (left of) its subentities.
             return "\(head) -> \(tail) [dir=back, arrowtail=empty, arrowsize=1.2, "
                 + "color=\"#7f8c8d\", penwidth=1.4\(extra)];"
         case .relationship(let relationship, let inverse):

@@ -52,7 +52,7 @@ public struct ModelDiagramEdge: Sendable, Hashable {
                 if let inverse, !isSelfInverse, !relationship.isToMany,
                     inverse.relationship.isToMany
                 {
-                    // Drawn from the to-many side, so that the "one" ranks above its "many".
+                    // Drawn from the to-many side, so that the "one" ranks before its "many".
                     edges.append(
                         ModelDiagramEdge(
                             tail: destination.name, head: entity.name,
