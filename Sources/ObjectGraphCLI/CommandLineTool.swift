@@ -24,6 +24,8 @@ public enum CommandLineTool {
             MigrateCommand.self,
             StressSaveCommand.self,
             IncrementCommand.self,
+            DiagramCommand.self,
+            CompletionsCommand.self,
         ]
     }
 
@@ -32,6 +34,10 @@ public enum CommandLineTool {
         guard let first = arguments.first else {
             io.writeError(usage)
             return ExitStatus.usage
+        }
+        if first == "--version" {
+            io.write("objectgraph \(ToolVersion.current)\n")
+            return ExitStatus.success
         }
         if first == "--help" || first == "-h" || first == "help" {
             io.write(usage)
@@ -58,6 +64,8 @@ public enum CommandLineTool {
             let padded = command.name.padding(toLength: 12, withPad: " ", startingAt: 0)
             text += "  \(padded)\(command.abstract)\n"
         }
+        text += "\nOPTIONS:\n  --version   Print the version (\(ToolVersion.current))\n"
+        text += "  -h, --help  Show this help\n"
         text += "\n  See 'objectgraph <subcommand> --help' for details.\n"
         return text
     }

@@ -173,16 +173,16 @@ struct MigrateCommandTests {
         #expect(ValidateDescribeFiles.run(["migrate", "--help"]).status == 0)
     }
 
-    @Test("the progress bar line shows the fraction, the stage and the entity")
+    @Test("the progress bar line shows the fraction, the steps, the stage and the entity")
     func progressLine() {
         let progress = MigrationProgress(
             fractionCompleted: 0.5, stageIndex: 0, stageCount: 2,
             stage: "Library → Library 2 (inferred)", entityName: "Book")
         #expect(
-            MigrationProgressBar.line(for: progress, width: 10)
-                == "[#####.....]  50%  Library → Library 2 (inferred)  Book")
-        // Not drawn when standard output is not a terminal (tests, pipes).
-        #expect(!MigrationProgressBar(io: BufferIO()).isShown)
+            ProgressDisplay.bar(ProgressDisplay.Report(progress), elapsed: 1, width: 10)
+                == "[#####.....]  50%  0/2 steps  0:01 left  Library → Library 2 (inferred)  Book")
+        // Not drawn when standard error is not a terminal (tests, pipes).
+        #expect(ProgressDisplay.mode(quiet: false, io: BufferIO()) != .bar)
         #expect(ValidateDescribeFiles.run(["--help"]).output.contains("migrate"))
     }
 }

@@ -28,15 +28,19 @@ extension StoreCoordinator {
     ///   - store: a store of this coordinator.
     ///   - url: the new store's file (ignored by in-memory stores); it must not exist yet.
     ///   - type: the new store's type: in-memory, SQLite, XML or binary.
+    ///   - progress: called on the calling thread as objects are read (after each entity) and
+    ///     written (before and after), with the coordinator locked: it must not call back into
+    ///     the coordinator.
     /// - Returns: the new store's description.
     /// - Throws: ``ObjectGraphError/unknownStore(_:)`` when `store` is not in this coordinator,
     ///   ``ObjectGraphError/fileExists(path:)`` when `url` exists (or appears before the new
     ///   file is moved there: it is never replaced), a ``StoreError`` when reading or writing
     ///   fails. On failure the coordinator keeps the old store and no new file is left behind.
     @discardableResult
-    public func migrateStore(_ store: StoreDescription, to url: URL, type: StoreType) throws
-        -> StoreDescription
-    {
+    public func migrateStore(
+        _ store: StoreDescription, to url: URL, type: StoreType,
+        progress: (@Sendable (StoreCopyProgress) -> Void)? = nil
+    ) throws -> StoreDescription {
         let oldIdentifier = store.identifier
         if type != .inMemory, FileManager.default.fileExists(atPath: url.path) {
             throw ObjectGraphError.fileExists(path: url.path)
@@ -46,13 +50,17 @@ extension StoreCoordinator {
             else {
                 throw ObjectGraphError.unknownStore(oldIdentifier)
             }
-            return try Self.allRows(of: old, schema: schema)
+            return try Self.allRows(of: old, schema: schema, progress: progress)
         }
+        let total = rows.count
         let fill = { (new: any PersistentStore) throws in
             let newIdentifier = new.description.identifier
             for index in rows.indices {
                 rows[index] = Self.row(rows[index], movedFrom: oldIdentifier, to: newIdentifier)
             }
+            progress?(
+                StoreCopyProgress(phase: .writing, completedObjectCount: 0, totalObjectCount: total)
+            )
             try new.importRows(rows, schema: self.schema)
         }
         let configuration = store.configurationName
@@ -86,18 +94,27 @@ extension StoreCoordinator {
             }
         }
         replaceStore(oldIdentifier, with: added)
+        progress?(
+            StoreCopyProgress(phase: .writing, completedObjectCount: total, totalObjectCount: total)
+        )
         return added.description
     }
 
-    /// Every row of `store` with complete to-many lists.
-    private static func allRows(of store: any PersistentStore, schema: ModelSchema) throws
-        -> [StoreRow]
-    {
+    /// Every row of `store` with complete to-many lists, reporting to `progress` after each
+    /// entity.
+    private static func allRows(
+        of store: any PersistentStore, schema: ModelSchema,
+        progress: (@Sendable (StoreCopyProgress) -> Void)?
+    ) throws -> [StoreRow] {
         var rows = try store.rows(ofEntities: Set(schema.entities.indices))
         var indexesByEntity: [Int: [Int]] = [:]
         for (index, row) in rows.enumerated() {
             indexesByEntity[row.entityIndex, default: []].append(index)
         }
+        var done = 0
+        progress?(
+            StoreCopyProgress(
+                phase: .reading, completedObjectCount: 0, totalObjectCount: rows.count))
         for (entityIndex, indexes) in indexesByEntity.sorted(by: { $0.key < $1.key }) {
             let entity = schema.entities[entityIndex]
             for position in entity.relationshipPositions {
@@ -121,6 +138,11 @@ extension StoreCoordinator {
                     }
                 }
             }
+            done += indexes.count
+            progress?(
+                StoreCopyProgress(
+                    phase: .reading, completedObjectCount: done, totalObjectCount: rows.count,
+                    entityName: entity.entity.name))
         }
         return rows
     }

@@ -19,7 +19,12 @@ struct ConvertCommand: Command {
         leaves no destination, so it can simply run again; the next run removes the hidden
         file the interrupted one left.
 
-        USAGE: objectgraph convert --model <model> [--from <type>] [--to <type>] <source> <dest>
+        Progress goes to standard error: a bar with the objects read and written and the time
+        left when it is a terminal, otherwise a line per further 10% once the copy has run for
+        a second.
+
+        USAGE: objectgraph convert --model <model> [--from <type>] [--to <type>] [--quiet]
+                                   <source> <dest>
 
         ARGUMENTS:
           <source>            The store to read. Its type is recognized from its first bytes
@@ -33,6 +38,7 @@ struct ConvertCommand: Command {
           --to <type>         The destination type: sqlite, xml or binary. Default: from the
                               destination's extension (.sqlite, .xml, .objectgraph or .bin).
           --from <type>       The source type, when it cannot be recognized.
+          --quiet             Show no progress.
           -h, --help          Show this help.
 
         EXIT STATUS:
@@ -51,6 +57,7 @@ struct ConvertCommand: Command {
         var paths: [String] = []
         var index = 0
         var onlyPaths = false
+        var quiet = false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -60,6 +67,10 @@ struct ConvertCommand: Command {
             }
             if argument == "--" {
                 onlyPaths = true
+                continue
+            }
+            if argument == "--quiet" || argument == "-q" {
+                quiet = true
                 continue
             }
             guard ["--model", "--to", "--from"].contains(argument) else {
@@ -130,8 +141,17 @@ struct ConvertCommand: Command {
             let store = try coordinator.addStore(
                 type: sourceType, at: URL(fileURLWithPath: source),
                 options: StoreOptions(isReadOnly: true, createIfMissing: false))
+            let display = ProgressDisplay(
+                command: name, io: io, mode: ProgressDisplay.mode(quiet: quiet, io: io))
+            defer { display.finish() }
+            var progress: (@Sendable (StoreCopyProgress) -> Void)?
+            if display.mode != .quiet {
+                progress = { report in display.show(ProgressDisplay.Report(report)) }
+            }
             try coordinator.migrateStore(
-                store, to: URL(fileURLWithPath: destination), type: destinationType)
+                store, to: URL(fileURLWithPath: destination), type: destinationType,
+                progress: progress)
+            display.finish()
             let count = try objectCount(coordinator)
             io.write(
                 "\(source) (\(sourceType)) → \(destination) (\(destinationType)): "

@@ -19,7 +19,7 @@ struct MigrateCommand: Command {
         written whole beside the old file and moved over it.
 
         USAGE: objectgraph migrate --model <bundle> [--to <version>] [--mapping <path>]...
-                                   [--dry-run] <store>
+                                   [--dry-run] [--quiet] <store>
 
         ARGUMENTS:
           <store>             The store (SQLite, XML or binary; recognized from its first
@@ -31,9 +31,12 @@ struct MigrateCommand: Command {
           --mapping <path>    A mapping model (.xcmappingmodel) to use; may be repeated.
           --dry-run           Print the plan, one line per change per step, and change
                               nothing.
+          --quiet             Show no progress.
           -h, --help          Show this help.
 
-        A progress bar is drawn while migrating when standard output is a terminal.
+        Progress goes to standard error: a bar with the steps done and the time left when it
+        is a terminal, otherwise a line per further 10% once the migration has run for a
+        second.
 
         EXIT STATUS:
           0  The store was migrated (or already at the version), or the plan was printed.
@@ -52,6 +55,7 @@ struct MigrateCommand: Command {
         var version: String?
         var mappings: [String] = []
         var dryRun = false
+        var quiet = false
         var stores: [String] = []
     }
 
@@ -94,13 +98,17 @@ struct MigrateCommand: Command {
             return ExitStatus.usage
         }
         let url = URL(fileURLWithPath: store)
+        let display = ProgressDisplay(
+            command: name, io: io, mode: ProgressDisplay.mode(quiet: parsed.quiet, io: io))
         return migrate(
-            url, type: type, coordinator: coordinator, dryRun: parsed.dryRun, io: io)
+            url, type: type, coordinator: coordinator, dryRun: parsed.dryRun, display: display,
+            io: io)
     }
 
-    /// Plans (and unless `dryRun`, runs) the migration.
+    /// Plans (and unless `dryRun`, runs) the migration, showing its progress on `display`.
     static func migrate(
-        _ url: URL, type: StoreType, coordinator: StoreCoordinator, dryRun: Bool, io: CommandIO
+        _ url: URL, type: StoreType, coordinator: StoreCoordinator, dryRun: Bool,
+        display: ProgressDisplay, io: CommandIO
     ) -> Int32 {
         let target =
             coordinator.modelVersions.last { $0.model == coordinator.model }?.name ?? "the model"
@@ -120,10 +128,12 @@ struct MigrateCommand: Command {
                 return ExitStatus.success
             }
             var options = StoreOptions()
-            let bar = MigrationProgressBar(io: io)
-            if bar.isShown { options.migration.progress = { bar.show($0) } }
+            if display.mode != .quiet {
+                options.migration.progress = { display.show(ProgressDisplay.Report($0)) }
+            }
+            defer { display.finish() }
             let description = try coordinator.addStore(type: type, at: url, options: options)
-            bar.finish()
+            display.finish()
             coordinator.removeStore(description)
             io.write(
                 "\(url.path): migrated to \(target) in \(steps.count) step"
@@ -160,6 +170,7 @@ struct MigrateCommand: Command {
             switch argument {
             case "--": onlyPaths = true
             case "--dry-run": parsed.dryRun = true
+            case "--quiet", "-q": parsed.quiet = true
             case "--model", "--to", "--mapping":
                 guard index < arguments.count else {
                     return .failure(UsageFailure(message: "\(argument) needs a value"))
