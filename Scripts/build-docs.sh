@@ -73,7 +73,7 @@ done
 
 archives=()
 for module in "${modules[@]}"; do archives+=("$work/$module.doccarchive"); done
-"$docc" merge "${archives[@]}" --output-path "$work/ObjectGraph.doccarchive" \
+"$docc" merge "${archives[@]}" --output-path "$work/site.doccarchive" \
     --synthesized-landing-page-name "ObjectGraph" \
     --synthesized-landing-page-kind "Package" >"$work/merge.log" 2>&1 || {
     cat "$work/merge.log" >&2
@@ -82,7 +82,7 @@ for module in "${modules[@]}"; do archives+=("$work/$module.doccarchive"); done
 }
 
 if [ -n "$base_path" ]; then
-    "$docc" process-archive transform-for-static-hosting "$work/ObjectGraph.doccarchive" \
+    "$docc" process-archive transform-for-static-hosting "$work/site.doccarchive" \
         --hosting-base-path "$base_path" >"$work/transform.log" 2>&1 || {
         cat "$work/transform.log" >&2
         echo "build-docs: docc could not prepare the site for the base path $base_path" >&2
@@ -92,7 +92,7 @@ fi
 
 rm -rf "$output"
 mkdir -p "$(dirname "$output")"
-cp -R "$work/ObjectGraph.doccarchive" "$output"
+cp -R "$work/site.doccarchive" "$output"
 if [ -n "$base_path" ]; then
     echo "Documentation in $output, for serving at /${base_path#/}/documentation/"
 else
