@@ -65,7 +65,8 @@ for file in files.sorted() where file.hasSuffix(".symbols.json") {
             if file.hasPrefix(root) { file.removeFirst(root.count) }
             place = "\(file):\(line + 1)"
         }
-        found.append("\(place): \(kind) \(([module] + names).joined(separator: ".")) has no doc comment")
+        found.append(
+            "\(place): \(kind) \(([module] + names).joined(separator: ".")) has no doc comment")
     }
 }
 if counted == 0 { fail("no public symbol of \(modules.sorted()) in \(directory)") }
