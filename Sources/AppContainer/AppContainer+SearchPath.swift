@@ -14,7 +14,10 @@ extension AppContainer {
     /// `.cachesDirectory` and `.itemReplacementDirectory` (the temporary folder) are mapped,
     /// others give an empty array. Nothing is created.
     ///
-    /// - Parameter expandTilde: When `false`, a path inside the home folder starts with `~`.
+    /// - Parameters:
+    ///   - directory: The folder asked for, as `FileManager` names it.
+    ///   - domains: The domains to search; only the user domain has folders.
+    ///   - expandTilde: When `false`, a path inside the home folder starts with `~`.
     public func searchPath(
         for directory: FileManager.SearchPathDirectory,
         in domains: FileManager.SearchPathDomainMask = .userDomainMask,

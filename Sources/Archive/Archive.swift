@@ -9,7 +9,7 @@ import KeyedArchive
 /// let ada = try Archive.read(Person.self, from: documents.appendingPathComponent("ada.plist"))
 /// ```
 ///
-/// Files are written atomically (a ``StagedFile`` beside the archive, flushed and renamed into
+/// Files are written atomically (a temporary file beside the archive, flushed and renamed into
 /// place), so a reader sees the old archive or the new one, never half of one; the temporary
 /// file of a writer that was killed is removed by the next write of that archive. ``encode(_:format:)`` and
 /// ``decode(_:from:)`` are the same coder on `Data`, for values kept inside other storage

@@ -113,6 +113,8 @@ extension KeychainStore {
     /// transaction (items are not touched). The store is unlocked afterwards.
     ///
     /// - Parameters:
+    ///   - oldPassphrase: the current passphrase.
+    ///   - newPassphrase: the passphrase that unlocks the store from now on (not empty).
     ///   - scrypt: new scrypt parameters, or nil to keep the current ones. A new salt is drawn.
     /// - Throws: `.authFailed` when `oldPassphrase` is wrong or another process changed the
     ///   passphrase meanwhile (nothing changes), `.param` for an empty new passphrase,

@@ -48,7 +48,9 @@ extension Database {
     /// }
     /// ```
     ///
-    /// - Parameter name: the savepoint's name; quoted, so any text is safe.
+    /// - Parameters:
+    ///   - name: the savepoint's name; quoted, so any text is safe.
+    ///   - body: the work to run inside the savepoint, given this database.
     public func inSavepoint<T>(named name: String, _ body: (Database) throws -> T) throws -> T {
         let quoted = quoteIdentifier(name)
         try execute(sql: "SAVEPOINT " + quoted)

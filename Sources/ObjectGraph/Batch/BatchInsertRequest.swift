@@ -1,7 +1,7 @@
 /// Inserts objects of an entity into the store from dictionaries of attribute values, without
 /// loading them into a context (Core Data's `NSBatchInsertRequest`).
 ///
-/// The values come from a list (``objects``), or from a closure called once per object until it
+/// The values come from a list (``Source/objects(_:)``), or from a closure called once per object until it
 /// returns `true` (Core Data's `dictionaryHandler` and `managedObjectHandler`: the dictionary or
 /// object given on the call that returns `true` is not inserted). Attributes left out take
 /// their default values; values are converted to the attributes' types. A key that is no

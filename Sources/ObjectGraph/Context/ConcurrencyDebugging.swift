@@ -45,7 +45,7 @@ public enum ConcurrencyDebugging {
         ConcurrencyDebugging.stop)
 
     /// Called (on the offending thread) with each violation found in a debug build. The
-    /// default, ``stop(_:)``, prints the violation to standard error and stops the program
+    /// default, ``stop``, prints the violation to standard error and stops the program
     /// with `preconditionFailure`; when a handler returns, the offending call goes on.
     public static var violationHandler: @Sendable (ConcurrencyViolation) -> Void {
         get { handler.withLock { $0 } }

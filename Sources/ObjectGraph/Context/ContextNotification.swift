@@ -61,7 +61,7 @@ public struct ContextNotification: Sendable, Hashable {
         /// A save wrote (`changes` lists the permanent IDs inserted, updated and deleted).
         /// The notification is `Sendable`: pass it (or its ``ContextNotification/changes``)
         /// to another context's ``ManagedContext/mergeChanges(fromContextDidSave:)``, or to
-        /// ``ManagedContext/mergeChanges(fromRemoteContextSave:into:)`` for contexts of
+        /// ``ManagedContext/mergeChanges(fromRemoteContextSave:into:)-(ContextChange,_)`` for contexts of
         /// another coordinator; ``SavedObjectURIs`` carries its IDs as URIs to another process.
         case didSave
     }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Values are stored per property position. Read them with the subscript or typed getters,
 /// write them with ``set(_:for:)`` (which checks the type and throws, naming entity and
-/// property), and relationships with ``setObject(_:for:)``, ``add(_:to:)`` and
+/// property), and relationships with ``setObject(_:for:)``, ``add(_:to:at:)`` and
 /// ``remove(_:from:)``; the inverse side is kept in step at once.
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import Foundation
 
 /// The object URIs of a save (Core Data's `NSInsertedObjectsKey`, `NSUpdatedObjectsKey` and
 /// `NSDeletedObjectsKey` holding URIs): what a process sends another so that it can merge the
-/// save with ``ManagedContext/mergeChanges(fromRemoteContextSave:into:)``.
+/// save with ``ManagedContext/mergeChanges(fromRemoteContextSave:into:)-(SavedObjectURIs,_)``.
 /// `Sendable` and `Codable`, so it can cross isolation domains and be written to a file, a
 /// pipe or a socket.
 ///

@@ -13,7 +13,7 @@
 /// }
 /// ```
 ///
-/// `Sendable`: its ``PositionCache`` is atomic, so classes used by contexts on several threads
+/// `Sendable`: its position cache is atomic, so classes used by contexts on several threads
 /// share it safely.
 public final class TypedProperty: Sendable {
     /// The property's name in the model.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Register one under the name a model gives in `valueTransformerName`; attributes without a
 /// registered transformer (including `NSSecureUnarchiveFromData`, the default) store `Codable`
-/// values as property-list archives — the same coder as ``Archive``.
+/// values as property-list archives — the same coder as the `Archive` module's.
 ///
 /// ```swift
 /// struct Hex: ValueTransformer {
@@ -70,7 +70,7 @@ extension ManagedObject {
     }
 
     /// Reads a `Codable` value stored by ``setCodable(_:for:)``; `nil` when the attribute is nil.
-    /// - Throws: the transformer's or ``ArchiveError`` when the data is not a `T`.
+    /// - Throws: the transformer's error, or the `Archive` module's `ArchiveError`, when the data is not a `T`.
     public func codable<T: Codable & Sendable>(_ type: T.Type, for key: String) throws -> T? {
         let attribute = try transformableAttribute(key)
         guard case .data(let data) = try value(for: key) else { return nil }

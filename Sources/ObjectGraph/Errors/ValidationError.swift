@@ -19,9 +19,41 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// Which rule (Core Data's validation error codes, by name).
         public enum Rule: String, Sendable, Hashable {
-            case required, tooSmall, tooLarge, tooShort, tooLong, tooEarly, tooLate
-            case patternMismatch, tooFewObjects, tooManyObjects, deleteDenied
-            case notUnique, custom
+            /// A required property is nil (`NSValidationMissingMandatoryPropertyError`).
+            case required
+            /// A number is below the attribute's minimum (`NSValidationNumberTooSmallError`).
+            case tooSmall
+            /// A number is above the attribute's maximum (`NSValidationNumberTooLargeError`).
+            case tooLarge
+            /// A string is shorter than the attribute's minimum length
+            /// (`NSValidationStringTooShortError`).
+            case tooShort
+            /// A string is longer than the attribute's maximum length
+            /// (`NSValidationStringTooLongError`).
+            case tooLong
+            /// A date is before the attribute's minimum (`NSValidationDateTooSoonError`).
+            case tooEarly
+            /// A date is after the attribute's maximum (`NSValidationDateTooLateError`).
+            case tooLate
+            /// A string does not match the attribute's regular expression
+            /// (`NSValidationStringPatternMatchingError`).
+            case patternMismatch
+            /// A to-many relationship holds fewer objects than its minimum count
+            /// (`NSValidationRelationshipLacksMinimumCountError`).
+            case tooFewObjects
+            /// A to-many relationship holds more objects than its maximum count
+            /// (`NSValidationRelationshipExceedsMaximumCountError`).
+            case tooManyObjects
+            /// The object cannot be deleted: a relationship with the deny rule still holds
+            /// objects (`NSValidationRelationshipDeniedDeleteError`).
+            case deleteDenied
+            /// The value breaks uniqueness. ObjectGraph reports uniqueness conflicts as
+            /// ``SaveError/constraintConflicts(_:)`` instead; the rule is here for problems an
+            /// app reports itself.
+            case notUnique
+            /// A rule of the app's own: a problem thrown by an override of
+            /// ``ManagedObject/validateValue(_:forKey:)`` or the `validateFor…` methods.
+            case custom
             /// A validation predicate of the attribute (``Attribute/validationPredicates``) does
             /// not hold; the message is its warning.
             case predicate

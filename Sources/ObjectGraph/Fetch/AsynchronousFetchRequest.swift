@@ -1,5 +1,5 @@
 /// A fetch that runs in batches on its context's queue, reports progress and can be cancelled
-/// (Core Data's `NSAsynchronousFetchRequest`). ``ManagedContext/execute(_:)`` returns at once
+/// (Core Data's `NSAsynchronousFetchRequest`). ``ManagedContext/execute(_:)->FetchProgress`` returns at once
 /// with a ``FetchProgress``; the objects reach ``completion`` on the context's queue.
 ///
 /// ```swift

@@ -106,7 +106,7 @@ extension Expression: ExpressibleByFloatLiteral {
 }
 
 extension Expression: ExpressibleByStringLiteral {
-    /// A string constant (not a key path: use ``key(_:)`` for those).
+    /// A string constant (not a key path: use ``key(_:)-(String)`` for those).
     public init(stringLiteral value: String) { self = .constant(.string(value)) }
 }
 

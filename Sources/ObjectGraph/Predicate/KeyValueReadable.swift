@@ -34,7 +34,7 @@ extension KeyValueReadable {
 extension EvaluationValue: KeyValueReadable {
     /// Reads `key` from an object or dictionary; on a collection, reads it from every element
     /// (key-value coding's array rule); nil stays nil; a scalar answers the keys of
-    /// ``ScalarKeys`` (`length` of a string, `intValue`, …).
+    /// the fixed list of scalar keys (`length` of a string, `intValue`, …).
     public func predicateValue(forKey key: String) throws -> EvaluationValue {
         switch self {
         case .object(let object):

@@ -88,7 +88,9 @@ public final class MigrationManager {
     /// Migrates `sources` (every object of the store, read with the mapping's source model) and
     /// returns the destination objects, keys given, relationships set, validated. A manager runs
     /// one migration; make a new one for the next.
-    /// - Parameter progress: called as the phases advance (fraction over the whole chain).
+    /// - Parameters:
+    ///   - sources: every object of the store, read with the mapping's source model.
+    ///   - progress: called as the phases advance (fraction over the whole chain).
     /// - Throws: ``MigrationError``: `unknownMigrationPolicy`, `expressionFailed`,
     ///   `cannotConvertValue`, `missingRequiredValues`, `uniquenessViolated`, or `stageFailed`
     ///   when a policy throws another error.

@@ -1,6 +1,6 @@
 /// The attribute type changes an inferred (lightweight) mapping accepts, and how a value of the
 /// old type becomes a value of the new one. Every other change of type makes
-/// ``MappingModel/inferred(from:to:)`` throw ``MigrationError/cannotInferMapping(entity:property:reason:)``.
+/// ``MappingModel/inferred(from:to:)-(EntityModel,_)`` throw ``MigrationError/cannotInferMapping(entity:property:reason:)``.
 ///
 /// Apple documents "numerical type conversion" as inferable (WWDC 2010, Mastering Core Data);
 /// the String column is ObjectGraph's choice of the conversions that lose nothing:

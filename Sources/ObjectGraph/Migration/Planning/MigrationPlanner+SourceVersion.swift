@@ -13,8 +13,13 @@ extension MigrationPlanner {
     ///     for: metadata.versionHashes, among: versions, store: url.path)
     /// ```
     ///
-    /// - Parameter current: the version the store should end at, against which the error names
-    ///   the differing entities (default: the last of `versions`).
+    /// - Parameters:
+    ///   - storeHashes: the store's entity version hashes, by entity name.
+    ///   - versions: the model's versions, oldest first.
+    ///   - store: the store's path, named by the error.
+    ///   - carriedModel: the model the store carries, asked for when no version matches.
+    ///   - current: the version the store should end at, against which the error names the
+    ///     differing entities (default: the last of `versions`).
     /// - Throws: ``MigrationError/noSourceModel(store:entities:)`` naming the store and the
     ///   entities whose hashes differ between the store and `current` (sorted), when nothing
     ///   matches.

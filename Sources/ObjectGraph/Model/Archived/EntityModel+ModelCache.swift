@@ -18,7 +18,9 @@ extension EntityModel {
     /// model.entityVersionHashes == metadata.versionHashes  // true for a store Core Data wrote
     /// ```
     ///
-    /// - Parameter source: the store's path, named by every error.
+    /// - Parameters:
+    ///   - modelCache: the `Z_MODELCACHE` blob: a raw-DEFLATE stream of the keyed archive.
+    ///   - source: the store's path, named by every error.
     /// - Throws: ``ArchivedModelError`` naming `source` and, when past the archive's own
     ///   checks, the archive object that is wrong; the work is bounded by the input's size.
     public init(modelCache: Data, source: String) throws(ArchivedModelError) {
