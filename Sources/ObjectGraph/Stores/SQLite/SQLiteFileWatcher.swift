@@ -16,7 +16,7 @@ import Foundation
 final class SQLiteFileWatcher: StoreFileWatch {
     /// When, after the last event, `onActivity` is called (seconds): at once, then while a
     /// commit may still be being published.
-    static let checkDelays: [Double] = [0.002, 0.03, 0.15, 0.6]
+    static let checkDelays: [Double] = [0.002, 0.01, 0.03, 0.15, 0.6]
     /// The least time between two calls while events keep coming (seconds).
     static let minimumSpacing = 0.01
     /// How often `onActivity` is called without inotify (seconds).
