@@ -111,6 +111,8 @@ public final class ManagedContext {
     /// Set while ``automaticallyMergesChangesFromParent`` is on (a root context's registration
     /// with its coordinator's saves).
     var automaticMerge: AutomaticMerge?
+    /// Set while ``automaticallyMergesRemoteChanges`` is on (`ManagedContext+RemoteChanges.swift`).
+    var remoteMerge: RemoteChangeMerge?
     /// The context's place among parent and child contexts (see `ManagedContext+Parent.swift`).
     var family = ContextFamily()
     /// The generation of the stores reads see (`ManagedContext+QueryGenerations.swift`).

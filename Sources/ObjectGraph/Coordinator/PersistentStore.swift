@@ -85,6 +85,21 @@ public struct StoreOptions: Sendable, Hashable {
     /// options.frameworkVersion = 1044  // as an iOS 12 device writes it
     /// ```
     public var frameworkVersion: Int? = nil
+    /// Whether the coordinator tells you, without your code polling, when another process or
+    /// another coordinator of this process commits to the store's file (Core Data's
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`; `false` by default): it posts
+    /// ``StoreCoordinator/remoteChangeNotification`` and yields to every
+    /// ``StoreCoordinator/remoteChanges()`` stream, usually within milliseconds of the commit,
+    /// and contexts with ``ManagedContext/automaticallyMergesRemoteChanges`` merge. Saves
+    /// through this coordinator do not count. Writable SQLite stores only (other types and
+    /// read-only stores, which are read as they were when opened, ignore it).
+    ///
+    /// ```swift
+    /// var options = StoreOptions()
+    /// options.postsRemoteChangeNotifications = true
+    /// try coordinator.addStore(type: .sqlite, at: url, options: options)
+    /// ```
+    public var postsRemoteChangeNotifications = false
 
     /// Creates options.
     public init(
@@ -163,6 +178,9 @@ protocol PersistentStore: AnyObject {
     /// index), throwing ``StoreError/uniqueConstraint(path:entity:properties:)``; otherwise
     /// the coordinator checks them before the store writes.
     var enforcesUniqueness: Bool { get }
+    /// The store as a ``RemoteChangeDetectingStore``, when it can tell that another connection
+    /// committed to its file.
+    var remoteChangeDetecting: (any RemoteChangeDetectingStore)? { get }
 }
 
 extension PersistentStore {
@@ -170,6 +188,8 @@ extension PersistentStore {
     var rowDecoding: (any RowDecodingStore)? { nil }
     /// Stores evaluate in memory unless they say otherwise.
     var sqlQuerying: (any SQLQueryingStore)? { nil }
+    /// Stores hear of no other writer unless they say otherwise.
+    var remoteChangeDetecting: (any RemoteChangeDetectingStore)? { nil }
     /// Stores leave aggregates to the context's evaluator unless they say otherwise (the
     /// in-memory and atomic stores do: their rows are in memory already).
     func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? { nil }

@@ -24,6 +24,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     let schema: ModelSchema
     /// Contexts hearing of every save made through this coordinator (thread-safe itself).
     let saveObservers = SaveObservers()
+    /// Stores' file watches and who hears of other writers' commits
+    /// (``StoreOptions/postsRemoteChangeNotifications``); stops the watches when released.
+    let remoteChangeCenter = RemoteChangeCenter()
     /// The model's versions, oldest first, when the coordinator was made from a bundle: stores
     /// written with any of them are migrated to ``model`` when added (see ``MigrationOptions``).
     public let modelVersions: [ModelVersion]
@@ -111,7 +114,17 @@ public final class StoreCoordinator: @unchecked Sendable {
         default:
             throw ObjectGraphError.unsupported("store type \(type) is not available yet")
         }
-        lock.withLock { stores.append(store) }
+        // Started before the store is added, kept (with the store's mark) as it is added.
+        let watch = try Self.startWatch(of: store, options: options, for: self)
+        do {
+            try lock.withLock {
+                if let watch { try beginWatch(watch, of: store) }
+                stores.append(store)
+            }
+        } catch {
+            watch?.stop()
+            throw error
+        }
         return store.description
     }
 
@@ -120,9 +133,12 @@ public final class StoreCoordinator: @unchecked Sendable {
         lock.withLock { stores.map(\.description) }
     }
 
-    /// Removes the store with `identifier`. Contexts holding its objects should be reset.
+    /// Removes the store with `identifier`. Contexts holding its objects should be reset. The
+    /// store's remote change watch (``StoreOptions/postsRemoteChangeNotifications``) has stopped
+    /// when this returns.
     public func removeStore(_ description: StoreDescription) {
         lock.withLock { stores.removeAll { $0.description.identifier == description.identifier } }
+        remoteChangeCenter.end(description.identifier)
     }
 
     /// The ID an object URI stands for (`x-coredata://<store>/<Entity>/p<N>`). A URI naming a
@@ -165,6 +181,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             }
             replacedStores[oldIdentifier] = newIdentifier
         }
+        remoteChangeCenter.end(oldIdentifier)
     }
 
     // MARK: - Store access
