@@ -10,6 +10,10 @@ final class Connection {
     /// The handle, nil once closed.
     private(set) var handle: OpaquePointer?
 
+    /// The trace callback's state while a trace or SQL log is set (see ``TraceHub``); `nil`
+    /// otherwise, so that statements skip it with one test.
+    var traceHub: TraceHub?
+
     init(handle: OpaquePointer) {
         self.handle = handle
     }
@@ -22,6 +26,8 @@ final class Connection {
     func close() -> Int32 {
         guard let handle else { return SQLITE_OK }
         self.handle = nil
+        // Statements finalized after the close (kept alive by their owners) report nothing.
+        if traceHub != nil { sqlite3_trace_v2(handle, 0, nil, nil) }
         return sqlite3_close_v2(handle)
     }
 

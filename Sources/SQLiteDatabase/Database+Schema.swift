@@ -1,15 +1,5 @@
 import CSQLite
 
-/// Holds the closure given to `Database.trace(_:)`. The database keeps it alive as long as it
-/// is registered; SQLite only borrows it.
-final class TraceObserver {
-    let observe: (String) -> Void
-
-    init(_ observe: @escaping (String) -> Void) {
-        self.observe = observe
-    }
-}
-
 extension Database {
     /// Whether the main database has a table named `name` (compared case-insensitively, as
     /// SQLite compares names).
@@ -44,37 +34,9 @@ extension Database {
     /// ```
     ///
     /// Statements this module runs itself (`BEGIN`, `COMMIT`, `SAVEPOINT`, `PRAGMA`) are
-    /// reported too. Statements run by triggers are not reported separately.
+    /// reported too. Statements run by triggers are not reported separately. The observer and
+    /// a ``SQLLog`` (``setSQLLog(_:)``) work side by side.
     public func trace(_ observer: ((String) -> Void)?) throws {
-        let handle = try connection.openHandle()
-        guard let observer else {
-            sqlite3_trace_v2(handle, 0, nil, nil)
-            traceObserver = nil
-            return
-        }
-        let box = TraceObserver(observer)
-        let code = sqlite3_trace_v2(
-            handle, UInt32(SQLITE_TRACE_STMT),
-            { _, context, statement, text in
-                guard let context, let statement else { return 0 }
-                // For a trigger's program, SQLite passes a "-- trigger name" comment instead
-                // of the statement's text: the statement itself was reported already.
-                if let text = text?.assumingMemoryBound(to: CChar.self), text[0] == 0x2D,
-                    text[1] == 0x2D
-                {
-                    return 0
-                }
-                let box = Unmanaged<TraceObserver>.fromOpaque(context).takeUnretainedValue()
-                if let sql = sqlite3_sql(OpaquePointer(statement)) {
-                    box.observe(String(cString: sql))
-                }
-                return 0
-            },
-            Unmanaged.passUnretained(box).toOpaque())
-        guard code == SQLITE_OK else {
-            throw connection.error(code: code, sql: nil)
-        }
-        // Replacing the property releases any previous observer, which SQLite no longer uses.
-        traceObserver = box
+        try updateTraceHub { $0.observer = observer }
     }
 }

@@ -37,9 +37,6 @@ public final class Database {
     /// The busy timeout in seconds (see ``setBusyTimeout(_:)``).
     public private(set) var busyTimeout: Double = 0
 
-    /// The observer registered with ``trace(_:)``, kept alive while SQLite may call it.
-    var traceObserver: TraceObserver?
-
     /// The private copy read instead of the file, when ``OpenMode/readOnlyUntouched`` had to
     /// make one; removed on close.
     private let privateCopy: PrivateCopy?
@@ -174,6 +171,9 @@ public final class Database {
     }
 
     private func apply(_ options: Options) throws {
+        if let sqlLog = options.sqlLog {
+            try setSQLLog(sqlLog)
+        }
         if options.busyTimeout > 0 {
             try setBusyTimeout(options.busyTimeout)
         }

@@ -53,13 +53,19 @@ extension Database {
         /// Whether foreign key constraints are enforced (SQLite's default is off).
         public var foreignKeys: Bool
 
+        /// The log of every statement the connection runs, from the ones that apply these
+        /// options on; nil (the default) for none. See ``SQLLog``.
+        public var sqlLog: SQLLog?
+
         /// Creates options.
         public init(
-            busyTimeout: Double = 0, journalMode: JournalMode? = nil, foreignKeys: Bool = false
+            busyTimeout: Double = 0, journalMode: JournalMode? = nil, foreignKeys: Bool = false,
+            sqlLog: SQLLog? = nil
         ) {
             self.busyTimeout = busyTimeout
             self.journalMode = journalMode
             self.foreignKeys = foreignKeys
+            self.sqlLog = sqlLog
         }
     }
 

@@ -65,9 +65,12 @@ public final class Statement {
             return text.first == "?" ? nil : StatementArguments.strippedName(text)
         }
         self.boundValues = Array(repeating: nil, count: parameterCount)
+        // Only while a trace or SQL log is set: one test per statement prepared, none per run.
+        connection.traceHub?.register(self)
     }
 
     deinit {
+        connection.traceHub?.forget(handle)
         sqlite3_finalize(handle)
     }
 
@@ -119,6 +122,11 @@ public final class Statement {
         }
         let arguments = StatementArguments(positional: positional, named: named)
         return arguments.isEmpty ? nil : arguments
+    }
+
+    /// The values bound now, by position (`NULL` for a parameter left unbound), for the SQL log.
+    var boundValuesForLog: [DatabaseValue] {
+        boundValues.map { $0 ?? .null }
     }
 
     // MARK: - Binding

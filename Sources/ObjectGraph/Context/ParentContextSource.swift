@@ -107,6 +107,10 @@ final class ParentContextSource: RowSource {
         withParent { $0.source.sqlLog(for: query) }
     }
 
+    func explain(_ query: StoreQuery) throws -> FetchExplanation {
+        try withParent { try $0.source.explain(query) }
+    }
+
     func save(_ changes: ChangeSet, from context: ManagedContext) throws -> SaveOutcome {
         try withParent { try $0.receiveChildSave(changes, from: context) }
         return SaveOutcome(saved: [changes], failure: nil)

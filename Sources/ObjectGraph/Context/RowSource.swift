@@ -57,6 +57,8 @@ protocol RowSource: AnyObject {
     func sql(for query: StoreQuery) -> String?
     /// What a fetch of `query` logs (see ``StoreCoordinator/sqlLog(for:)``).
     func sqlLog(for query: StoreQuery) -> String
+    /// How a fetch of `query` is answered (see ``StoreCoordinator/explain(_:)``).
+    func explain(_ query: StoreQuery) throws -> FetchExplanation
     /// Saves `changes` (the objects of `context`): into the stores, or into a parent context
     /// as its own unsaved changes.
     /// - Throws: ``SaveError/conflicts(_:)`` when the other side changed objects `context`

@@ -64,11 +64,11 @@ enum MigrationBridge {
 
     /// Migrates the SQLite store at `url` through `steps` in one transaction.
     static func migrateSQLite(
-        at url: URL, steps: [MigrationStep], busyTimeout: TimeInterval,
+        at url: URL, steps: [MigrationStep], busyTimeout: TimeInterval, sqlLog: SQLLog? = nil,
         progress: @escaping (MigrationProgress) -> Void
     ) throws {
         try SQLiteStore.migrate(
-            at: url, steps: steps, busyTimeout: busyTimeout,
+            at: url, steps: steps, busyTimeout: busyTimeout, sqlLog: sqlLog,
             rowMapper: { step, rows, source, destination in
                 try MigrationRows.map(
                     step, rows: rows, source: source, destination: destination, progress: nil)

@@ -100,6 +100,20 @@ public struct StoreOptions: Sendable, Hashable {
     /// try coordinator.addStore(type: .sqlite, at: url, options: options)
     /// ```
     public var postsRemoteChangeNotifications = false
+    /// How much a SQLite store logs of the SQL it runs (Core Data's
+    /// `-com.apple.CoreData.SQLDebug`): `1` each statement and its time, `2` also the rows it
+    /// returned or changed, `3` also its bound values — which may be private data; `0` nothing.
+    /// `nil` (the default): the level of the `OBJECTGRAPH_SQL_DEBUG` environment variable,
+    /// or nothing. See ``sqlLog(environment:)``.
+    ///
+    /// ```swift
+    /// var options = StoreOptions()
+    /// options.sqlDebugLevel = 2
+    /// options.sqlLogHandler = SQLLogHandler { entry in logger.debug("\(entry)") }
+    /// ```
+    public var sqlDebugLevel: Int? = nil
+    /// Where the SQL log's entries go: standard error unless set.
+    public var sqlLogHandler: SQLLogHandler = .standardError
 
     /// Creates options.
     public init(
@@ -137,6 +151,9 @@ protocol PersistentStore: AnyObject {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]?
     /// Counts the rows `query` matches, or `nil` when the store cannot.
     func count(_ query: StoreQuery) throws -> Int?
+    /// How the store answers `query`: its SQL and SQLite's plan, and what is evaluated in
+    /// memory (the default: everything — the store does not run SQL).
+    func explain(_ query: StoreQuery) throws -> FetchExplanation
     /// Answers a grouped or aggregate dictionary fetch in the store, or returns `nil` when it
     /// cannot (the context then evaluates it in memory over the matching rows). A store that
     /// answers must give exactly what the in-memory evaluator gives (see

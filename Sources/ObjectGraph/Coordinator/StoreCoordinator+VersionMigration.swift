@@ -53,7 +53,7 @@ extension StoreCoordinator {
             for: metadata, at: url, type: type, compatibility: check, options: migration)
         try StoreMigrationRunner(
             url: url, type: type, steps: steps, stages: migration.stages,
-            busyTimeout: options.busyTimeout, report: migration.report
+            busyTimeout: options.busyTimeout, sqlLog: options.sqlLog(), report: migration.report
         ).run()
     }
 

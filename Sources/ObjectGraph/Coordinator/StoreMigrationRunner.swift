@@ -23,6 +23,8 @@ struct StoreMigrationRunner {
     let stages: [MigrationStage]
     /// The SQLite busy timeout.
     let busyTimeout: Double
+    /// The SQL log of an in-place SQLite migration (see ``StoreOptions/sqlDebugLevel``).
+    var sqlLog: SQLLog? = nil
     /// Where progress goes.
     let report: @Sendable (MigrationProgress) -> Void
 
@@ -58,7 +60,8 @@ struct StoreMigrationRunner {
         switch type {
         case .sqlite:
             try MigrationBridge.migrateSQLite(
-                at: target, steps: steps, busyTimeout: busyTimeout, progress: report)
+                at: target, steps: steps, busyTimeout: busyTimeout, sqlLog: sqlLog,
+                progress: report)
         case .xml:
             try AtomicStoreMigration.migrate(
                 at: target, format: XMLStoreFormat(), steps: steps, progress: report)

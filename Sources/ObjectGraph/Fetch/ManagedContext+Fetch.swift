@@ -155,7 +155,7 @@ extension ManagedContext {
             result: result)
     }
 
-    private func hasPendingChanges<T: ManagedObject>(
+    func hasPendingChanges<T: ManagedObject>(
         in entities: Set<Int>, _ request: FetchRequest<T>
     ) -> Bool {
         request.includesPendingChanges

@@ -1,18 +1,20 @@
 import Foundation
 import ObjectGraph
 
-/// `objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]] [--limit N] [--sql]
-/// STORE 'PREDICATE'`: the objects matching a predicate, or the SQL that finds them.
+/// `objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]] [--limit N]
+/// [--sql | --explain] STORE 'PREDICATE'`: the objects matching a predicate, the SQL that finds
+/// them, or SQLite's plan for it.
 struct QueryCommand: Command {
     static let name = "query"
     static let abstract = "Print the objects of a store that match a predicate."
     static let help = """
         OVERVIEW: Print the objects of a store that match a predicate, as 'dump' prints them,
-        or with --sql the SQL and bound arguments a SQLite store runs for it. The store is
-        opened read-only, as 'dump' opens it: nothing in its folder changes.
+        or with --sql the SQL and bound arguments a SQLite store runs for it, or with --explain
+        SQLite's query plan for it. The store is opened read-only, as 'dump' opens it: nothing
+        in its folder changes.
 
         USAGE: objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]]... [--limit N]
-                                 [--sql] STORE ['PREDICATE']
+                                 [--sql | --explain] STORE ['PREDICATE']
 
         OPTIONS:
           --model MODEL      The .xcdatamodeld, .xcdatamodel or contents file. Without
@@ -23,6 +25,9 @@ struct QueryCommand: Command {
           --limit N          At most N objects.
           --sql              Print the SQL instead of the objects, or the line
                              '-- evaluated in memory: REASON' when the fetch runs in memory.
+          --explain          Print how the fetch runs instead of the objects: the SQL, SQLite's
+                             query plan as a tree (which index, which scans, where it sorts),
+                             and which parts are evaluated in memory, and why.
           -h, --help         Show help.
 
         EXIT: 0 success, 1 the predicate does not parse, 2 usage or unreadable input.
@@ -35,6 +40,7 @@ struct QueryCommand: Command {
         var sorts: [ObjectGraph.SortDescriptor] = []
         var limit = 0
         var showSQL = false
+        var explain = false
         var positional: [String] = []
         var index = 0
         while index < arguments.count {
@@ -66,6 +72,9 @@ struct QueryCommand: Command {
             case "--sql":
                 showSQL = true
                 index += 1
+            case "--explain":
+                explain = true
+                index += 1
             case "--":
                 positional += arguments[(index + 1)...]
                 index = arguments.count
@@ -78,6 +87,9 @@ struct QueryCommand: Command {
             }
         }
         guard let entity else { return usageError("--entity is required", io: io) }
+        guard !(showSQL && explain) else {
+            return usageError("give --sql or --explain, not both", io: io)
+        }
         guard positional.count == 1 || positional.count == 2 else {
             return usageError("give a STORE and optionally a PREDICATE", io: io)
         }
@@ -99,6 +111,10 @@ struct QueryCommand: Command {
             }
             if showSQL {
                 io.write(try context.sqlLog(for: request) + "\n")
+                return ExitStatus.success
+            }
+            if explain {
+                io.write(try context.explain(request).description + "\n")
                 return ExitStatus.success
             }
             for object in try context.fetch(request) {

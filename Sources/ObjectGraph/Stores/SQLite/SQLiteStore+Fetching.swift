@@ -90,7 +90,7 @@ extension SQLiteStore: RowDecodingStore, SQLQueryingStore {
     }
 
     /// The SELECT of `query`, or why it is evaluated in memory.
-    private func selectPlan(_ query: StoreQuery) -> SQLPlan {
+    func selectPlan(_ query: StoreQuery) -> SQLPlan {
         let entity = schema.entities[query.entityIndex]
         let table = entityLayouts[query.entityIndex].tableName
         let columns: [String]

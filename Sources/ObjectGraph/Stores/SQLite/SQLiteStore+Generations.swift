@@ -20,7 +20,8 @@ extension SQLiteStore {
         let connection = try sqlite {
             try Database(
                 path: path, mode: .readOnly,
-                options: Database.Options(busyTimeout: database.busyTimeout))
+                options: Database.Options(
+                    busyTimeout: database.busyTimeout, sqlLog: database.sqlLog))
         }
         try sqlite {
             try SQLFunctions.register(on: connection)

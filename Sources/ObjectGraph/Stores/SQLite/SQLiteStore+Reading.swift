@@ -225,19 +225,27 @@ extension SQLiteStore {
         }
     }
 
-    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
+    /// The statements ``rows(ofEntities:)`` runs: one per table, in key order.
+    func entityRowQueries(_ entities: Set<Int>) -> [CompiledQuery] {
         var byTable: [String: [Int]] = [:]
         for index in entities.sorted() {
             byTable[entityLayouts[index].tableName, default: []].append(
                 entityLayouts[index].entityNumber)
         }
-        var rows: [StoreRow] = []
-        for (table, numbers) in byTable.sorted(by: { $0.key < $1.key }) {
+        return byTable.sorted(by: { $0.key < $1.key }).map { table, numbers in
             let marks = Array(repeating: "?", count: numbers.count).joined(separator: ", ")
-            let sql = selectAll(from: table) + " WHERE t0.Z_ENT IN (\(marks)) ORDER BY t0.Z_PK"
+            return CompiledQuery(
+                sql: selectAll(from: table) + " WHERE t0.Z_ENT IN (\(marks)) ORDER BY t0.Z_PK",
+                arguments: numbers.map { .integer(Int64($0)) })
+        }
+    }
+
+    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
+        var rows: [StoreRow] = []
+        for query in entityRowQueries(entities) {
             try sqlite {
                 let cursor = try database.makeCursor(
-                    sql: sql, arguments: StatementArguments(numbers.map { Int64($0) }))
+                    sql: query.sql, arguments: query.statementArguments)
                 var decoder = SQLiteRowDecoder(store: self)
                 while try cursor.step() {
                     if let row = try decoder.storeRow(cursor) { rows.append(row) }

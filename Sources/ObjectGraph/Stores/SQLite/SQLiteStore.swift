@@ -72,7 +72,8 @@ final class SQLiteStore: PersistentStore {
                 // Read-only: nothing beside the file may change (no -wal or -shm created, a
                 // stale -shm not rewritten), and every row of a -wal is still read.
                 url: url, mode: options.isReadOnly ? .readOnlyUntouched : .readWriteCreate,
-                options: Database.Options(busyTimeout: options.busyTimeout))
+                options: Database.Options(
+                    busyTimeout: options.busyTimeout, sqlLog: options.sqlLog()))
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }

@@ -28,7 +28,7 @@ extension SQLiteStore {
     ///   step's source version, `sqlite`, `corruptMetadata`) naming the file.
     static func migrate(
         at url: URL, steps: [MigrationStep], busyTimeout: TimeInterval = 5,
-        rowMapper: SQLiteMigrationRowMapper? = nil,
+        sqlLog: SQLLog? = nil, rowMapper: SQLiteMigrationRowMapper? = nil,
         progress: ((MigrationProgress) -> Void)? = nil
     ) throws {
         guard let first = steps.first else { return }
@@ -39,7 +39,8 @@ extension SQLiteStore {
         let database: Database
         do {
             database = try Database(
-                url: url, mode: .readWrite, options: Database.Options(busyTimeout: busyTimeout))
+                url: url, mode: .readWrite,
+                options: Database.Options(busyTimeout: busyTimeout, sqlLog: sqlLog))
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
