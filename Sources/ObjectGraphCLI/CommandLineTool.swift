@@ -60,8 +60,11 @@ public enum CommandLineTool {
         var text =
             "OVERVIEW: ObjectGraph's command-line tool\n\nUSAGE: objectgraph <subcommand>\n\n"
         text += "SUBCOMMANDS:\n"
-        for command in commands where !command.name.hasPrefix("_") {
-            let padded = command.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+        let listed = commands.filter { !$0.name.hasPrefix("_") }
+        // As wide as the longest name and a space (a narrower column cut names off).
+        let width = max(12, (listed.map { $0.name.count }.max() ?? 0) + 1)
+        for command in listed {
+            let padded = command.name.padding(toLength: width, withPad: " ", startingAt: 0)
             text += "  \(padded)\(command.abstract)\n"
         }
         text += "\nOPTIONS:\n  --version   Print the version (\(ToolVersion.current))\n"

@@ -114,6 +114,19 @@ struct CompletionsCommandTests {
         }
     }
 
+    @Test("quotes follow each shell's rules; the tool's help shows every name whole")
+    func quoting() {
+        #expect(CompletionScript.fishQuoted(#"tool's \"#) == #"'tool\'s \\'"#)
+        #expect(CompletionScript.zshQuoted("tool's") == #"'tool'\''s'"#)
+        let fish = ValidateDescribeFiles.run(["completions", "fish"]).output
+        #expect(fish.contains(#"-l help -d 'Show the tool\'s help'"#))
+        #expect(!fish.contains(#"'\''"#))
+        let help = ValidateDescribeFiles.run(["--help"]).output
+        for command in Self.listed {
+            #expect(help.contains("  \(command.name) "), "\(command.name)")
+        }
+    }
+
     @Test("an unknown shell or a missing one is a usage error")
     func usage() {
         #expect(ValidateDescribeFiles.run(["completions"]).status == 2)

@@ -158,10 +158,13 @@ enum CompletionScript {
     /// The fish script: `objectgraph completions fish > ~/.config/fish/completions/objectgraph.fish`.
     static func fish(_ syntaxes: [CommandSyntax]) -> String {
         var lines = [
-            "# fish completion for objectgraph: objectgraph completions fish > ~/.config/fish/completions/objectgraph.fish",
-            "complete -c objectgraph -f -n __fish_use_subcommand -l help -d 'Show the tool'\\''s help'",
-            "complete -c objectgraph -f -n __fish_use_subcommand -l version -d 'Print the version'",
+            "# fish completion for objectgraph: objectgraph completions fish > ~/.config/fish/completions/objectgraph.fish"
         ]
+        for option in toolOptions {
+            lines.append(
+                "complete -c objectgraph -f -n __fish_use_subcommand -l \(option.name.dropFirst(2)) "
+                    + "-d \(fishQuoted(option.summary))")
+        }
         for syntax in syntaxes where isPlain(syntax.name) {
             lines.append(
                 "complete -c objectgraph -f -n __fish_use_subcommand -a \(syntax.name) -d \(fishQuoted(syntax.abstract))"
