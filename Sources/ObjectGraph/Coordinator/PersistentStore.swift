@@ -85,6 +85,18 @@ public struct StoreOptions: Sendable, Hashable {
     /// options.frameworkVersion = 1044  // as an iOS 12 device writes it
     /// ```
     public var frameworkVersion: Int? = nil
+    /// Record every save and batch request in the store's persistent history (Core Data's
+    /// `NSPersistentHistoryTrackingKey`): SQLite stores only, in Core Data's own history
+    /// tables (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`), created when the store is
+    /// added with tracking on. Off by default. Another store type with it on throws
+    /// ``HistoryError/notSupported(storeType:)``.
+    ///
+    /// ```swift
+    /// var options = StoreOptions()
+    /// options.tracksHistory = true
+    /// try coordinator.addStore(type: .sqlite, at: url, options: options)
+    /// ```
+    public var tracksHistory = false
 
     /// Creates options.
     public init(
@@ -159,6 +171,8 @@ protocol PersistentStore: AnyObject {
     var rowDecoding: (any RowDecodingStore)? { get }
     /// The store as a ``SQLQueryingStore``, when it answers queries in SQL.
     var sqlQuerying: (any SQLQueryingStore)? { get }
+    /// The store as a ``HistoryStore``, when it can keep and read persistent history.
+    var history: (any HistoryStore)? { get }
     /// Whether the store refuses rows breaking a uniqueness constraint itself (a unique
     /// index), throwing ``StoreError/uniqueConstraint(path:entity:properties:)``; otherwise
     /// the coordinator checks them before the store writes.
@@ -170,6 +184,8 @@ extension PersistentStore {
     var rowDecoding: (any RowDecodingStore)? { nil }
     /// Stores evaluate in memory unless they say otherwise.
     var sqlQuerying: (any SQLQueryingStore)? { nil }
+    /// Stores keep no history unless they say otherwise.
+    var history: (any HistoryStore)? { nil }
     /// Stores leave aggregates to the context's evaluator unless they say otherwise (the
     /// in-memory and atomic stores do: their rows are in memory already).
     func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? { nil }
