@@ -39,6 +39,14 @@ struct BenchOptions {
     /// `nil` means all.
     var selectedOperations: Set<String>?
 
+    /// The environment variable `--history` sets for the children it starts.
+    static let historyVariable = "OBJECTGRAPH_BENCH_HISTORY"
+
+    /// Whether ObjectGraph's stores are opened with persistent history on (`--history`).
+    static var tracksHistory: Bool {
+        ProcessInfo.processInfo.environment[historyVariable] == "1"
+    }
+
     /// Every operation `--ops` can name.
     static let allOperations =
         Workload.operations + Workload.freshStoreOperations + ["typed_access", "live_update"]
@@ -66,6 +74,8 @@ struct BenchOptions {
                                  the raw side runs the same count, reported as "queries"
           --undo-cost            also time insert with an undo manager on the context
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
+          --history              open ObjectGraph's SQLite stores with persistent history on
+                                 (the raw side is unchanged), to measure what recording costs
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
                                  query, update_all, prefetch, delete_all, concurrent_import,
                                  migrate, typed_access, live_update; an
@@ -122,6 +132,9 @@ struct BenchOptions {
             case "--undo": withUndo = true
             case "--store": store = try value(flag)
             case "--no-stores": skipStores = true
+            case "--history":
+                // Children inherit the environment: each ObjectGraph side then tracks history.
+                setenv(Self.historyVariable, "1", 1)
             case "--ops":
                 let names = try value(flag).split(separator: ",").map(String.init)
                 if let unknown = names.first(where: { !Self.allOperations.contains($0) }) {

@@ -75,7 +75,9 @@ struct ObjectGraphRunner {
             }
             return result
         }
-        try coordinator.addStore(type: storeType, at: url)
+        var options = StoreOptions()
+        options.tracksHistory = BenchOptions.tracksHistory && storeType == .sqlite
+        try coordinator.addStore(type: storeType, at: url, options: options)
         let start = Clock.now()
         let startCPU = Clock.cpu()
         let context = ManagedContext(coordinator: coordinator)

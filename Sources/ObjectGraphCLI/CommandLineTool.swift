@@ -26,6 +26,7 @@ public enum CommandLineTool {
             IncrementCommand.self,
             DiagramCommand.self,
             CompletionsCommand.self,
+            HistoryCommand.self,
         ]
     }
 

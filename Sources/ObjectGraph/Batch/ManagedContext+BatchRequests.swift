@@ -24,7 +24,7 @@ extension ManagedContext {
         } else {
             let entity = try schema.requireEntity(named: request.entityName)
             let query = try batchQuery(entity, request.predicate, request.includesSubentities)
-            if let outcome = try coordinator.execute(.delete(query)) {
+            if let outcome = try coordinator.execute(.delete(query), origin: historyOrigin) {
                 return BatchResult(
                     resultType: request.resultType, changed: outcome.deleted,
                     changesByEntity: Self.changes(
@@ -63,7 +63,8 @@ extension ManagedContext {
         let query = try batchQuery(entity, request.predicate, request.includesSubentities)
         let updated: [ObjectID]
         if let values = try update.constants(of: entity),
-            let outcome = try coordinator.execute(.update(query, values: values))
+            let outcome = try coordinator.execute(
+                .update(query, values: values), origin: historyOrigin)
         {
             updated = outcome.updated
         } else {
@@ -167,7 +168,9 @@ extension ManagedContext {
     /// thrown as the save's ``SaveError/partial(saved:failed:error:)``.
     private func commitBatch(_ changes: ChangeSet) throws {
         guard !changes.isEmpty else { return }
-        if let failure = try coordinator.save(changes).failure { throw failure }
+        if let failure = try coordinator.save(changes, origin: historyOrigin).failure {
+            throw failure
+        }
     }
 
     /// The dictionaries of an insert's objects, read from its source.

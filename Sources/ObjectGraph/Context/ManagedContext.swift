@@ -52,8 +52,17 @@ public final class ManagedContext {
     public var undoManager: UndoManager? {
         didSet { attachUndoManager(replacing: oldValue) }
     }
-    /// A name for debugging and notifications.
+    /// A name for debugging and notifications; persistent history records it as the
+    /// transaction's ``HistoryTransaction/contextName``.
     public var name: String?
+    /// Who the context's saves are by, for persistent history (Core Data's
+    /// `transactionAuthor`): recorded as each transaction's ``HistoryTransaction/author``, so
+    /// a reader can skip its own changes.
+    ///
+    /// ```swift
+    /// context.transactionAuthor = "app"
+    /// ```
+    public var transactionAuthor: String?
     /// How a save resolves conflicts with what others saved since this context read its
     /// objects, and inserts colliding with stored unique values. ``MergePolicy/error`` (the
     /// default, as in Core Data) throws one error listing them all and writes nothing.

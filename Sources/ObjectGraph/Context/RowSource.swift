@@ -70,6 +70,6 @@ extension StoreCoordinator: RowSource {
     func adoptPermanentIDs(_ pairs: [(from: ObjectID, to: ObjectID)]) {}
 
     func save(_ changes: ChangeSet, from context: ManagedContext) throws -> SaveOutcome {
-        try save(changes)
+        try save(changes, origin: context.historyOrigin)
     }
 }

@@ -114,6 +114,18 @@ public struct StoreOptions: Sendable, Hashable {
     public var sqlDebugLevel: Int? = nil
     /// Where the SQL log's entries go: standard error unless set.
     public var sqlLogHandler: SQLLogHandler = .standardError
+    /// Record every save and batch request in the store's persistent history (Core Data's
+    /// `NSPersistentHistoryTrackingKey`): SQLite stores only, in Core Data's own history
+    /// tables (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`), created when the store is
+    /// added with tracking on. Off by default. Another store type with it on throws
+    /// ``HistoryError/notSupported(storeType:)``.
+    ///
+    /// ```swift
+    /// var options = StoreOptions()
+    /// options.tracksHistory = true
+    /// try coordinator.addStore(type: .sqlite, at: url, options: options)
+    /// ```
+    public var tracksHistory = false
 
     /// Creates options.
     public init(
@@ -191,6 +203,8 @@ protocol PersistentStore: AnyObject {
     var rowDecoding: (any RowDecodingStore)? { get }
     /// The store as a ``SQLQueryingStore``, when it answers queries in SQL.
     var sqlQuerying: (any SQLQueryingStore)? { get }
+    /// The store as a ``HistoryStore``, when it can keep and read persistent history.
+    var history: (any HistoryStore)? { get }
     /// Whether the store refuses rows breaking a uniqueness constraint itself (a unique
     /// index), throwing ``StoreError/uniqueConstraint(path:entity:properties:)``; otherwise
     /// the coordinator checks them before the store writes.
@@ -207,6 +221,8 @@ extension PersistentStore {
     var sqlQuerying: (any SQLQueryingStore)? { nil }
     /// Stores hear of no other writer unless they say otherwise.
     var remoteChangeDetecting: (any RemoteChangeDetectingStore)? { nil }
+    /// Stores keep no history unless they say otherwise.
+    var history: (any HistoryStore)? { nil }
     /// Stores leave aggregates to the context's evaluator unless they say otherwise (the
     /// in-memory and atomic stores do: their rows are in memory already).
     func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? { nil }

@@ -5,12 +5,16 @@ extension StoreCoordinator {
     /// otherwise, and then the caller saves the rows it works out.
     /// - Throws: ``SaveError/store(_:)`` with ``StoreError/readOnly(path:)`` for a read-only
     ///   store, or what the store throws (nothing is changed then).
-    func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? {
+    /// A store keeping history records the batch as made by `origin`.
+    func execute(_ batch: StoreBatch, origin: HistoryOrigin = HistoryOrigin()) throws
+        -> StoreBatchOutcome?
+    {
         try withStoresLocked { stores in
             guard stores.count == 1, let store = stores.first else { return nil }
             if store.description.isReadOnly {
                 throw SaveError.store(.readOnly(path: store.description.displayPath))
             }
+            store.history?.historyOrigin = origin
             return try store.execute(batch)
         }
     }

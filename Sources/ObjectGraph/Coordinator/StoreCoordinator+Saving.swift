@@ -12,7 +12,11 @@ extension StoreCoordinator {
     ///   store taking part,
     ///   ``SaveError/conflicts(_:)``, ``ObjectGraphError/noStore(entity:)``, or a store's error
     ///   when no store saved: nothing was written.
-    func save(_ changes: ChangeSet) throws -> SaveOutcome {
+    ///
+    /// Stores keeping history record the save as made by `origin`.
+    func save(_ changes: ChangeSet, origin: HistoryOrigin = HistoryOrigin()) throws
+        -> SaveOutcome
+    {
         try withStoresLocked { stores in
             let plan = try SavePlan(changes, stores: stores, schema: schema)
             var conflicts: [SaveConflict] = []
@@ -29,6 +33,7 @@ extension StoreCoordinator {
             var saved: [StoreDescription] = []
             for (index, (store, part)) in plan.work.enumerated() {
                 do {
+                    store.history?.historyOrigin = origin
                     try store.save(part)
                     saved.append(store.description)
                 } catch {

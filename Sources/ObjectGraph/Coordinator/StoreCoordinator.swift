@@ -65,7 +65,8 @@ public final class StoreCoordinator: @unchecked Sendable {
     ///   device or socket (checked before it is opened), or the file cannot be read;
     ///   ``StoreError/incompatibleModel(path:compatibility:)`` for a store of another version
     ///   that is not migrated; a ``MigrationError`` when its migration cannot run or fails
-    ///   (the store is then left as it was).
+    ///   (the store is then left as it was); ``HistoryError/notSupported(storeType:)`` when
+    ///   ``StoreOptions/tracksHistory`` is on for a store type other than SQLite.
     @discardableResult
     public func addStore(
         type: StoreType = .inMemory, at url: URL? = nil, configuration: String? = nil,
@@ -73,6 +74,9 @@ public final class StoreCoordinator: @unchecked Sendable {
     ) throws -> StoreDescription {
         if let configuration, model.configuration(named: configuration) == nil {
             throw ObjectGraphError.unknownConfiguration(configuration)
+        }
+        if options.tracksHistory, type != .sqlite {
+            throw HistoryError.notSupported(storeType: type.rawValue)
         }
         if type != .inMemory, let path = url?.path,
             let reason = PathKind.refusal(ofPath: path)

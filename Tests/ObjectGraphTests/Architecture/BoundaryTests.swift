@@ -62,6 +62,26 @@ private let boundaryRules: [BoundaryRule] = [
     .casts(
         "Coordinator casts to no Stores type", ["Coordinator"], mustNotCastTo: ["Stores"],
         "a store's extra abilities are protocols it adopts, never downcasts"),
+    .names(
+        "Model, Value, Predicate, Schema, Errors and Migration name no History type",
+        ["Model", "Value", "Predicate", "Schema", "Errors", "Migration"],
+        mustNotName: ["History"],
+        "persistent history is recorded and read above the model; the model knows nothing of it"),
+    .names(
+        "History names no Stores type", ["History"], mustNotName: ["Stores"],
+        "history's requests, tokens and merging reach the stores only through StoreCoordinator"),
+    .identifiers(
+        "History reaches stores only through StoreCoordinator's methods", ["History"],
+        mustNotSpell: [
+            "withStoresLocked", "PersistentStore", "RowDecodingStore", "SQLQueryingStore",
+            "HistoryStore", "rowDecoding", "sqlQuerying",
+        ],
+        "the coordinator's lock and its stores are its own: ask it (fetchHistory, deleteHistory,"
+            + " currentHistoryToken) and let it route to the store"),
+    .casts(
+        "History casts to no …Store type of Stores or Coordinator", ["History"],
+        mustNotCastTo: ["Stores", "Coordinator"], endingWith: "Store",
+        "a store's extra abilities are protocols it adopts, never downcasts"),
 ]
 
 extension BoundaryRule: CustomTestStringConvertible {

@@ -19,9 +19,13 @@ extension SQLiteStore {
         guard let matched = compiledKeySelect(query) else { return nil }
         return try sqlite {
             try writeTransaction { db in
+                let history = try historyRecorder(db)
                 var deletion = SQLiteBatchDeletion(store: self, db: db)
                 try deletion.run(matched, table: entityLayouts[query.entityIndex].tableName)
-                return try deletion.outcome()
+                let outcome = try deletion.outcome()
+                try history?.record(
+                    deleted: outcome.deleted, updated: outcome.updated, updatedPositions: nil)
+                return outcome
             }
         }
     }
@@ -73,9 +77,12 @@ extension SQLiteStore {
                         + (assignments + ["Z_OPT = COALESCE(Z_OPT, 0) + 1"]).joined(separator: ", ")
                         + " WHERE Z_PK IN (SELECT pk FROM temp.og_batch_deleted)",
                     arguments: StatementArguments(positional: arguments))
-                return StoreBatchOutcome(
+                let outcome = StoreBatchOutcome(
                     updated: try batchIDs(
                         db, sql: "SELECT pk, ent FROM temp.og_batch_deleted ORDER BY seq"))
+                try historyRecorder(db)?.record(
+                    deleted: [], updated: outcome.updated, updatedPositions: values.map(\.position))
+                return outcome
             }
         }
     }

@@ -197,6 +197,7 @@ extension SQLiteStore {
         let insertedPlans = Self.entities(of: inserted).map(writePlan(for:))
         try sqlite {
             try writeTransaction { db in
+                let history = try historyRecorder(db)
                 var writer = RowWriter(db: db)
                 var conflicts: [SaveConflict] = []
                 // Deletions, then updates, then inserts: a value a row gives up (deleted, or
@@ -251,6 +252,7 @@ extension SQLiteStore {
                 if updatedPlans.contains(where: \.writesLinks) {
                     for row in updated { try writeRelationships(row, db) }
                 }
+                try history?.record(inserted: inserted, updated: updated, deleted: deleted)
             }
         }
     }

@@ -53,6 +53,8 @@ final class SQLiteStore: PersistentStore {
     var writePlans: [Int: RowWritingPlan] = [:]
     /// Partial UPDATE statements by entity and changed columns.
     var updateStatements: [RowWritingPlan.UpdateKey: String] = [:]
+    /// Persistent history: whether saves are recorded, and who makes the next one.
+    var historyState = SQLiteHistoryState()
 
     /// Opens (or creates) the store at `url`.
     init(
@@ -111,6 +113,7 @@ final class SQLiteStore: PersistentStore {
             isReadOnly: options.isReadOnly, metadata: metadata, journalMode: journalMode?.rawValue)
         textIsNFC = checkTextIsNFC()
         indexTableColumns()
+        if options.tracksHistory, !options.isReadOnly { try prepareHistoryTables() }
     }
 
     /// A store over `database`, already open (inside a migration's transaction), holding the
