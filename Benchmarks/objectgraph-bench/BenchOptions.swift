@@ -67,7 +67,8 @@ struct BenchOptions {
           --undo-cost            also time insert with an undo manager on the context
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
-                                 query, update_all, prefetch, delete_all, concurrent_import,
+                                 query, update_all, prefetch, aggregate, delete_all,
+                                 batch_insert, batch_update, batch_delete, concurrent_import,
                                  migrate, typed_access, live_update; an
                                  operation works on the file the earlier ones left)
         """

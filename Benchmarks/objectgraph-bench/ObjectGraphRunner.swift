@@ -75,6 +75,10 @@ struct ObjectGraphRunner {
             }
             return result
         }
+        if BatchBenchmark.operations.contains(operation) {
+            try coordinator.addStore(type: storeType, at: url)
+            return try BatchBenchmark.objectGraph(operation, n: n, coordinator: coordinator)
+        }
         try coordinator.addStore(type: storeType, at: url)
         let start = Clock.now()
         let startCPU = Clock.cpu()

@@ -10,7 +10,9 @@ import SQLiteDatabase
 ///    (``ValidationError``, rule `deleteDenied`, naming entity and relationship);
 /// 3. nullify: the targets of every relationship with an inverse that stay are touched (their
 ///    `Z_OPT` goes up), their to-one foreign keys pointing at deleted rows are cleared, and
-///    every join-table row naming a deleted row is removed;
+///    every join-table row naming a deleted row is removed (the owners that stay of a to-many
+///    without an inverse are touched too); a to-one without an inverse that stays keeps its
+///    key, as in Core Data (see ``BatchDeletion``);
 /// 4. the rows are deleted, table by table.
 ///
 /// Table numbers are positions in the layout's table list and entity numbers are `Z_ENT`s:
@@ -67,6 +69,17 @@ struct SQLiteBatchDeletion {
             guard let ownerTable = tableName(ofEntity: join.entity),
                 let destinationTable = tableName(ofEntity: join.destinationEntity)
             else { continue }
+            if join.inverseRelationship == nil {
+                // A to-many without an inverse loses the deleted rows too (its row path drops
+                // them from the list): the owners that stay are touched.
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO temp.og_batch_touched (tbl, pk, ent) SELECT "
+                        + "\(number(of: ownerTable)), o.Z_PK, o.Z_ENT FROM \(quoteIdentifier(ownerTable))"
+                        + " o WHERE o.Z_PK IN (SELECT \(quoteIdentifier(join.ownerColumn)) FROM "
+                        + "\(quoteIdentifier(join.name)) WHERE \(quoteIdentifier(join.destinationColumn))"
+                        + " IN (\(deletedKeys(destinationTable)))) AND o.Z_PK NOT IN (\(deletedKeys(ownerTable)))"
+                )
+            }
             try db.execute(
                 sql: "DELETE FROM \(quoteIdentifier(join.name)) WHERE "
                     + "\(quoteIdentifier(join.ownerColumn)) IN (\(deletedKeys(ownerTable))) OR "
