@@ -15,7 +15,7 @@ struct BatchDeletion {
     private var nullifiedOrder: [ObjectID] = []
 
     /// Plans the deletion of `rows`, reading related rows through `graph`, and the rows of
-    /// given entities (by index) through `holders` (see ``dropFromUnpairedToMany(_:_:_:)``).
+    /// given entities (by index) through `holders` (see ``dropFromUnpaired(_:_:_:)``).
     /// - Throws: ``ValidationError`` (rule `deleteDenied`) naming each deny relationship that
     ///   holds a row not deleted.
     init(
@@ -47,16 +47,15 @@ struct BatchDeletion {
                 }
             }
         }
-        try dropFromUnpairedToMany(graph, schema, holders)
+        try dropFromUnpaired(graph, schema, holders)
     }
 
-    /// Takes the deleted rows out of the to-many relationships without an inverse of the rows
-    /// that stay, as the SQLite store's batch delete removes their join-table rows (and as
-    /// Core Data's to-many reads, which join the destination table, never list a deleted
-    /// row). To-one relationships without an inverse keep their reference, as in Core Data:
-    /// nothing in the deleted row names them; reading it gives
-    /// ``ObjectGraphError/objectNotFound(_:)``.
-    private mutating func dropFromUnpairedToMany(
+    /// Takes the deleted rows out of the relationships without an inverse of the rows that
+    /// stay (to-one ones are cleared, to-many ones lose them), as the SQLite store's batch
+    /// delete does. Core Data leaves such a to-one pointing at the deleted row (its fault then
+    /// fails to fire) and its to-many reads skip them; here no reference to a deleted row is
+    /// left, which the XML store could not even write.
+    private mutating func dropFromUnpaired(
         _ graph: StoredRowGraph, _ schema: ModelSchema,
         _ holders: (Set<Int>) throws -> [StoreRow]
     ) throws {
@@ -65,7 +64,7 @@ struct BatchDeletion {
         for entity in schema.entities where !entity.entity.isAbstract {
             for position in entity.relationshipPositions {
                 guard case .relationship(let relationship) = entity.properties[position],
-                    relationship.isToMany, relationship.relationship.inverseName == nil,
+                    relationship.relationship.inverseName == nil,
                     !relationship.relationship.isTransient,
                     let destination = relationship.destinationIndex,
                     schema.family(of: schema.entities[destination]).contains(where: {
