@@ -77,7 +77,8 @@ struct BenchOptions {
           --history              open ObjectGraph's SQLite stores with persistent history on
                                  (the raw side is unchanged), to measure what recording costs
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
-                                 query, update_all, prefetch, delete_all, concurrent_import,
+                                 query, update_all, prefetch, aggregate, delete_all,
+                                 batch_insert, batch_update, batch_delete, concurrent_import,
                                  migrate, typed_access, live_update; an
                                  operation works on the file the earlier ones left)
         """

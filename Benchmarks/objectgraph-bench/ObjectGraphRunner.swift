@@ -77,6 +77,10 @@ struct ObjectGraphRunner {
         }
         var options = StoreOptions()
         options.tracksHistory = BenchOptions.tracksHistory && storeType == .sqlite
+        if BatchBenchmark.operations.contains(operation) {
+            try coordinator.addStore(type: storeType, at: url, options: options)
+            return try BatchBenchmark.objectGraph(operation, n: n, coordinator: coordinator)
+        }
         try coordinator.addStore(type: storeType, at: url, options: options)
         let start = Clock.now()
         let startCPU = Clock.cpu()

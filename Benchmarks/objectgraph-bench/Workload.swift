@@ -4,15 +4,17 @@ import ObjectGraph
 /// The benchmark's workload: the model, the generated people and teams, the operations and
 /// their targets. Both runners take every value from here, so they do the same work.
 enum Workload {
-    /// The operations, in the order they run (each works on the file the previous ones left).
-    static let operations = [
-        "insert", "fetch_all", "query", "update_all", "prefetch", "aggregate", "delete_all",
-    ]
+    /// The operations, in the order they run (each works on the file the previous ones left;
+    /// the batch operations, after `delete_all`, insert their own people).
+    static let operations =
+        ["insert", "fetch_all", "query", "update_all", "prefetch", "aggregate", "delete_all"]
+        + BatchBenchmark.operations
 
     /// The target ratio (ObjectGraph time / raw time) of each operation.
     static let targets: [String: Double] = [
         "insert": 2.5, "fetch_all": 2.0, "query": 1.5, "update_all": 3.0, "prefetch": 2.5,
         "delete_all": 3.0, "concurrent_import": 2.5, "migrate": 2.0, "aggregate": 1.5,
+        "batch_insert": 1.5, "batch_update": 1.5, "batch_delete": 1.5,
     ]
 
     /// Operations that start from an empty store of their own (not the file the chain of

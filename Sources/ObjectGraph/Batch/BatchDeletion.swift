@@ -14,10 +14,14 @@ struct BatchDeletion {
     private var nullifiedRows: [ObjectID: StoreRow] = [:]
     private var nullifiedOrder: [ObjectID] = []
 
-    /// Plans the deletion of `rows`, reading related rows through `graph`.
+    /// Plans the deletion of `rows`, reading related rows through `graph`, and the rows of
+    /// given entities (by index) through `holders` (see ``dropFromUnpaired(_:_:_:)``).
     /// - Throws: ``ValidationError`` (rule `deleteDenied`) naming each deny relationship that
     ///   holds a row not deleted.
-    init(deleting rows: [StoreRow], graph: StoredRowGraph, schema: ModelSchema) throws {
+    init(
+        deleting rows: [StoreRow], graph: StoredRowGraph, schema: ModelSchema,
+        holders: (Set<Int>) throws -> [StoreRow]
+    ) throws {
         for row in rows where deleting.insert(row.id).inserted { deleted.append(row) }
         var next = 0
         while next < deleted.count {
@@ -40,6 +44,44 @@ struct BatchDeletion {
                 for id in try Self.targets(of: row, at: position, graph: graph)
                 where !deleting.contains(id) {
                     try nullify(row.id, in: id, inverse: inverse, graph: graph, schema: schema)
+                }
+            }
+        }
+        try dropFromUnpaired(graph, schema, holders)
+    }
+
+    /// Takes the deleted rows out of the relationships without an inverse of the rows that
+    /// stay (to-one ones are cleared, to-many ones lose them), as the SQLite store's batch
+    /// delete does. Core Data leaves such a to-one pointing at the deleted row (its fault then
+    /// fails to fire) and its to-many reads skip them; here no reference to a deleted row is
+    /// left, which the XML store could not even write.
+    private mutating func dropFromUnpaired(
+        _ graph: StoredRowGraph, _ schema: ModelSchema,
+        _ holders: (Set<Int>) throws -> [StoreRow]
+    ) throws {
+        let deletedEntities = Set(deleted.map { schema.entities[$0.entityIndex].name })
+        var unpaired: [Int: [String]] = [:]
+        for entity in schema.entities where !entity.entity.isAbstract {
+            for position in entity.relationshipPositions {
+                guard case .relationship(let relationship) = entity.properties[position],
+                    relationship.relationship.inverseName == nil,
+                    !relationship.relationship.isTransient,
+                    let destination = relationship.destinationIndex,
+                    schema.family(of: schema.entities[destination]).contains(where: {
+                        deletedEntities.contains($0.name)
+                    })
+                else { continue }
+                unpaired[entity.index, default: []].append(entity.names[position])
+            }
+        }
+        guard !unpaired.isEmpty else { return }
+        for holder in try holders(Set(unpaired.keys)) where !deleting.contains(holder.id) {
+            let entity = schema.entities[holder.entityIndex]
+            for name in unpaired[holder.entityIndex] ?? [] {
+                guard let position = entity.positionByName[name] else { continue }
+                for id in try Self.targets(of: holder, at: position, graph: graph)
+                where deleting.contains(id) {
+                    try nullify(id, in: holder.id, inverse: name, graph: graph, schema: schema)
                 }
             }
         }

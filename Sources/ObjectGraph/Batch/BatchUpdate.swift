@@ -32,6 +32,17 @@ struct BatchUpdate {
         return result
     }
 
+    /// Every assignment by position, for a store to evaluate on each row: constants converted
+    /// and checked as by ``constants(of:)``, expressions as they are.
+    /// - Throws: what ``constants(of:)`` throws for a constant.
+    func expressions(of entity: EntitySchema) throws -> [(position: Int, expression: Expression)] {
+        try assignments.map { name, expression in
+            let (position, attribute) = try entity.persistentAttribute(named: name)
+            guard case .constant(let value) = expression else { return (position, expression) }
+            return (position, .constant(try Self.stored(value, attribute, of: entity, id: nil)))
+        }
+    }
+
     /// `row` with the new values, its changed positions listed.
     func apply(to row: StoreRow, graph: StoredRowGraph, schema: ModelSchema) throws -> StoreRow {
         let entity = schema.entities[row.entityIndex]

@@ -17,6 +17,10 @@ extension ManagedContext {
     ///   error when the store refuses the change.
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        try retryingConflicts { try batchDelete(request) }
+    }
+
+    private func batchDelete(_ request: BatchDeleteRequest) throws -> BatchResult {
         let graph = try batchGraph()
         let matched: [StoreRow]
         if let ids = request.objectIDs {
@@ -32,7 +36,9 @@ extension ManagedContext {
             }
             matched = try batchMatchingRows(query, graph: graph)
         }
-        let deletion = try BatchDeletion(deleting: matched, graph: graph, schema: schema)
+        let deletion = try BatchDeletion(
+            deleting: matched, graph: graph, schema: schema,
+            holders: { try self.coordinator.rows(ofEntities: $0, in: nil) })
         var changes = ChangeSet()
         changes.deletedEntries = deletion.deleted.map(PendingEntry.row)
         changes.updatedEntries = deletion.nullified.map(PendingEntry.row)
@@ -57,15 +63,22 @@ extension ManagedContext {
     ///   attribute; ``StoreError/uniqueConstraint(path:entity:properties:)``; a store error.
     @discardableResult
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        try retryingConflicts { try batchUpdate(request) }
+    }
+
+    private func batchUpdate(_ request: BatchUpdateRequest) throws -> BatchResult {
         let graph = try batchGraph()
         let entity = try schema.requireEntity(named: request.entityName)
         let update = try BatchUpdate(request.propertiesToUpdate, of: entity)
         let query = try batchQuery(entity, request.predicate, request.includesSubentities)
+        let batch: StoreBatch =
+            if let values = try update.constants(of: entity) {
+                .update(query, values: values)
+            } else {
+                .updateExpressions(query, expressions: try update.expressions(of: entity))
+            }
         let updated: [ObjectID]
-        if let values = try update.constants(of: entity),
-            let outcome = try coordinator.execute(
-                .update(query, values: values), origin: historyOrigin)
-        {
+        if let outcome = try coordinator.execute(batch, origin: historyOrigin) {
             updated = outcome.updated
         } else {
             let matched = try batchMatchingRows(query, graph: graph)
@@ -98,7 +111,15 @@ extension ManagedContext {
         let entity = try schema.requireEntity(named: request.entityName)
         if entity.entity.isAbstract { throw ObjectGraphError.abstractEntity(entity.name) }
         let dictionaries = try insertedDictionaries(request.source, entity: entity)
-        var values = try BatchInsertion.values(of: dictionaries, entity: entity)
+        let values = try BatchInsertion.values(of: dictionaries, entity: entity)
+        // The handlers run once; only the reading of stored rows (an upsert's) is repeated.
+        return try retryingConflicts { try batchInsert(values, entity: entity, request.resultType) }
+    }
+
+    private func batchInsert(
+        _ checked: [[StoredValue]], entity: EntitySchema, _ resultType: BatchResultType
+    ) throws -> BatchResult {
+        var values = checked
         var upserted: [StoreRow] = []
         if mergePolicy != .error, !BatchUpsert.constraints(of: entity, schema).isEmpty {
             let tree = Set(schema.family(of: schema.root(of: entity)).map(\.index))
@@ -118,7 +139,7 @@ extension ManagedContext {
         let inserted = rows.map(\.id)
         let updated = upserted.map(\.id)
         return BatchResult(
-            resultType: request.resultType, changed: inserted + updated,
+            resultType: resultType, changed: inserted + updated,
             changesByEntity: Self.changes(inserted: inserted, updated: updated))
     }
 
@@ -168,8 +189,30 @@ extension ManagedContext {
     /// thrown as the save's ``SaveError/partial(saved:failed:error:)``.
     private func commitBatch(_ changes: ChangeSet) throws {
         guard !changes.isEmpty else { return }
+        try Self.batchWillCommit?()
         if let failure = try coordinator.save(changes, origin: historyOrigin).failure {
             throw failure
+        }
+    }
+
+    /// How many times a batch request worked out from the stored rows is worked out again
+    /// because another writer changed them between its reading and its writing.
+    static let batchAttempts = 20
+
+    /// Called (in tests) between a batch request's reading of the stored rows and its save.
+    @TaskLocal static var batchWillCommit: (@Sendable () throws -> Void)?
+
+    /// Runs `body` again, reading the rows afresh, while it fails only because another writer
+    /// saved some of the rows it read (``SaveError/conflicts(_:)``; nothing was written then),
+    /// up to ``batchAttempts`` times in all.
+    private func retryingConflicts(_ body: () throws -> BatchResult) throws -> BatchResult {
+        var attempt = 1
+        while true {
+            do {
+                return try body()
+            } catch SaveError.conflicts where attempt < Self.batchAttempts {
+                attempt += 1
+            }
         }
     }
 

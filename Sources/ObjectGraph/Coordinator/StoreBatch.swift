@@ -11,6 +11,11 @@ enum StoreBatch {
     /// the attributes' types and checked against the model) on the rows `query` matches,
     /// raising each row's version.
     case update(StoreQuery, values: [(position: Int, value: Value)])
+    /// Set the attributes at the given positions to the values of expressions of each row
+    /// (`score + 1`), each read from the row as it was; the store runs it only when its
+    /// answers are the evaluator's for every row (else `nil`, and the caller evaluates the
+    /// rows), raising each row's version.
+    case updateExpressions(StoreQuery, expressions: [(position: Int, expression: Expression)])
 }
 
 /// What a store's ``StoreBatch`` changed: the IDs the caller reports and merges, per kind.

@@ -10,7 +10,9 @@ import SQLiteDatabase
 ///    (``ValidationError``, rule `deleteDenied`, naming entity and relationship);
 /// 3. nullify: the targets of every relationship with an inverse that stay are touched (their
 ///    `Z_OPT` goes up), their to-one foreign keys pointing at deleted rows are cleared, and
-///    every join-table row naming a deleted row is removed;
+///    every join-table row naming a deleted row is removed; relationships without an inverse
+///    of the rows that stay lose the deleted rows too (to-one keys cleared, join-table rows
+///    removed, their owners touched; see ``BatchDeletion``);
 /// 4. the rows are deleted, table by table.
 ///
 /// Table numbers are positions in the layout's table list and entity numbers are `Z_ENT`s:
@@ -63,10 +65,39 @@ struct SQLiteBatchDeletion {
             try db.execute(sql: link.insertTargets(into: "og_batch_touched", keepingDeleted: false))
             if let clear = link.clearInverseForeignKey { try db.execute(sql: clear) }
         }
+        for link in links where !link.hasInverse {
+            guard case .foreignKey(let table, let column, let entityColumn) = link.storage else {
+                continue
+            }
+            // A to-one without an inverse pointing at a deleted row is cleared (its owner
+            // touched): no reference to a deleted row is left.
+            let (quotedTable, quotedColumn) = (quoteIdentifier(table), quoteIdentifier(column))
+            let holders =
+                "\(quotedColumn) IN (\(link.deleted)) AND Z_PK NOT IN (\(deletedKeys(table)))"
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO temp.og_batch_touched (tbl, pk, ent) SELECT "
+                    + "\(number(of: table)), Z_PK, Z_ENT FROM \(quotedTable) WHERE \(holders)")
+            let clears =
+                ["\(quotedColumn) = NULL"]
+                + (entityColumn.map { ["\(quoteIdentifier($0)) = NULL"] } ?? [])
+            try db.execute(
+                sql: "UPDATE \(quotedTable) SET \(clears.joined(separator: ", ")) WHERE \(holders)")
+        }
         for join in store.layout.joinTables {
             guard let ownerTable = tableName(ofEntity: join.entity),
                 let destinationTable = tableName(ofEntity: join.destinationEntity)
             else { continue }
+            if join.inverseRelationship == nil {
+                // A to-many without an inverse loses the deleted rows too (its row path drops
+                // them from the list): the owners that stay are touched.
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO temp.og_batch_touched (tbl, pk, ent) SELECT "
+                        + "\(number(of: ownerTable)), o.Z_PK, o.Z_ENT FROM \(quoteIdentifier(ownerTable))"
+                        + " o WHERE o.Z_PK IN (SELECT \(quoteIdentifier(join.ownerColumn)) FROM "
+                        + "\(quoteIdentifier(join.name)) WHERE \(quoteIdentifier(join.destinationColumn))"
+                        + " IN (\(deletedKeys(destinationTable)))) AND o.Z_PK NOT IN (\(deletedKeys(ownerTable)))"
+                )
+            }
             try db.execute(
                 sql: "DELETE FROM \(quoteIdentifier(join.name)) WHERE "
                     + "\(quoteIdentifier(join.ownerColumn)) IN (\(deletedKeys(ownerTable))) OR "

@@ -9,7 +9,10 @@ extension SQLiteStore {
     func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? {
         switch batch {
         case .delete(let query): return try batchDelete(query)
-        case .update(let query, let values): return try batchUpdate(query, values)
+        case .update(let query, let values):
+            return try batchUpdate(query, values.map { ($0.position, .constant($0.value)) })
+        case .updateExpressions(let query, let expressions):
+            return try batchUpdate(query, expressions)
         }
     }
 
@@ -30,17 +33,20 @@ extension SQLiteStore {
         }
     }
 
-    /// Sets `values` on the rows `query` matches, raising their `Z_OPT`.
-    private func batchUpdate(_ query: StoreQuery, _ values: [(position: Int, value: Value)])
-        throws -> StoreBatchOutcome?
-    {
+    /// Sets the attributes at the assignments' positions on the rows `query` matches, raising
+    /// their `Z_OPT`: constants bound, expressions of the row compiled (see
+    /// ``computedValue(_:entity:type:)``). `nil` when part of it cannot run in SQL with the
+    /// evaluator's answers; then nothing is written.
+    private func batchUpdate(
+        _ query: StoreQuery, _ assignments: [(position: Int, expression: Expression)]
+    ) throws -> StoreBatchOutcome? {
         guard let matched = compiledKeySelect(query) else { return nil }
         let entityLayout = entityLayouts[query.entityIndex]
         let entity = schema.entities[query.entityIndex]
         let plan = writePlan(for: query.entityIndex)
-        var assignments: [String] = []
-        var arguments: [DatabaseValue] = []
-        for (position, value) in values {
+        var settings = SQLPiece("")
+        var computed: [String] = []
+        for (position, expression) in assignments {
             guard let column = entityLayout.attributeColumns[entity.names[position]],
                 let binding = plan.bindings.first(where: {
                     if case .attribute(position, _, _) = $0 { return true }
@@ -48,42 +54,99 @@ extension SQLiteStore {
                 }),
                 case .attribute(_, let type, let external) = binding, !external
             else { return nil }
-            let stored: DatabaseValue
-            do {
-                stored = try ValueCoding.storageValue(for: value, type: type)
-            } catch {
-                throw StoreError.sqlite(
-                    path: path, message: "\(entity.name).\(entity.names[position]): \(error)")
+            let value: SQLPiece
+            if case .constant(let constant) = expression {
+                guard let bound = try boundValue(constant, type: type, entity, position) else {
+                    return nil
+                }
+                value = .bound(bound)
+            } else {
+                guard let fragment = computedValue(expression, entity: entity.name, type: type)
+                else { return nil }
+                if fragment.nullable || fragment.mayBeNaN { computed.append(column.name) }
+                value = fragment.piece
             }
-            // A NaN is refused by the row-by-row save, with its message.
-            if case .real(let number) = stored, number.isNaN { return nil }
-            if textIsNFC, case .string(let text) = value, !SQLFunctions.isNormalizationFormC(text) {
-                textIsNFC = false
-            }
-            assignments.append("\(quoteIdentifier(column.name)) = ?")
-            arguments.append(stored)
+            settings = settings + "\(quoteIdentifier(column.name)) = " + value + ", "
         }
         let table = quoteIdentifier(entityLayout.tableName)
-        return try sqlite {
-            try writeTransaction { db in
-                try SQLiteBatchDeletion.resetKeyTables(db)
-                try db.execute(
-                    sql:
-                        "INSERT OR IGNORE INTO temp.og_batch_deleted (tbl, pk, ent) SELECT 0, * FROM ("
-                        + matched.sql + ")",
-                    arguments: matched.statementArguments)
-                try db.execute(
-                    sql: "UPDATE \(table) SET "
-                        + (assignments + ["Z_OPT = COALESCE(Z_OPT, 0) + 1"]).joined(separator: ", ")
-                        + " WHERE Z_PK IN (SELECT pk FROM temp.og_batch_deleted)",
-                    arguments: StatementArguments(positional: arguments))
-                let outcome = StoreBatchOutcome(
-                    updated: try batchIDs(
-                        db, sql: "SELECT pk, ent FROM temp.og_batch_deleted ORDER BY seq"))
-                try historyRecorder(db)?.record(
-                    deleted: [], updated: outcome.updated, updatedPositions: values.map(\.position))
-                return outcome
+        let hasExpressions = assignments.contains { !$0.expression.isConstant }
+        do {
+            return try sqlite {
+                try writeTransaction { db in
+                    try SQLiteBatchDeletion.resetKeyTables(db)
+                    try db.execute(
+                        sql:
+                            "INSERT OR IGNORE INTO temp.og_batch_deleted (tbl, pk, ent) SELECT 0, * FROM ("
+                            + matched.sql + ")",
+                        arguments: matched.statementArguments)
+                    let update =
+                        "UPDATE \(table) AS t0 SET " + settings
+                        + "Z_OPT = COALESCE(Z_OPT, 0) + 1 WHERE Z_PK IN (SELECT pk FROM temp.og_batch_deleted)"
+                    do {
+                        try db.execute(
+                            sql: update.sql,
+                            arguments: StatementArguments(positional: update.arguments))
+                    } catch is DatabaseError where hasExpressions {
+                        // An expression the evaluator refuses (overflow, division by zero)
+                        // fails in SQL too: the rows are evaluated to say which and why.
+                        throw RowsToEvaluate()
+                    }
+                    // NaN reaches SQLite as NULL: a NULL written by an expression is checked
+                    // by the evaluator (nil, or NaN, or a required value missing).
+                    for column in computed {
+                        let nulls = try db.fetchOne(
+                            sql:
+                                "SELECT 1 FROM \(table) WHERE \(quoteIdentifier(column)) IS NULL AND"
+                                + " Z_PK IN (SELECT pk FROM temp.og_batch_deleted) LIMIT 1")
+                        if nulls != nil { throw RowsToEvaluate() }
+                    }
+                    let outcome = StoreBatchOutcome(
+                        updated: try batchIDs(
+                            db, sql: "SELECT pk, ent FROM temp.og_batch_deleted ORDER BY seq"))
+                    try historyRecorder(db)?.record(
+                        deleted: [], updated: outcome.updated,
+                        updatedPositions: assignments.map(\.position))
+                    return outcome
+                }
             }
+        } catch is RowsToEvaluate {
+            return nil
+        }
+    }
+
+    /// `value` as stored in a column of `type`; `nil` for a NaN (refused by the row-by-row
+    /// save, with its message).
+    private func boundValue(
+        _ value: Value, type: AttributeType, _ entity: EntitySchema, _ position: Int
+    ) throws -> DatabaseValue? {
+        let stored: DatabaseValue
+        do {
+            stored = try ValueCoding.storageValue(for: value, type: type)
+        } catch {
+            throw StoreError.sqlite(
+                path: path, message: "\(entity.name).\(entity.names[position]): \(error)")
+        }
+        if case .real(let number) = stored, number.isNaN { return nil }
+        if textIsNFC, case .string(let text) = value, !SQLFunctions.isNormalizationFormC(text) {
+            textIsNFC = false
+        }
+        return stored
+    }
+
+    /// The SQL of `expression` read on each row of `entity` (table alias `t0`), when it gives
+    /// what the evaluator and the attribute's conversion give: a number into a `Double`
+    /// attribute, an integer into an `Integer 64` one, from the row's own columns (no join).
+    /// `nil` otherwise.
+    private func computedValue(_ expression: Expression, entity: String, type: AttributeType)
+        -> SQLFragment?
+    {
+        guard let fragment = try? compiler.rowValue(expression, entity: entity),
+            fragment.kind == .number
+        else { return nil }
+        switch type {
+        case .double: return fragment
+        case .integer64: return fragment.isInteger ? fragment : nil
+        default: return nil
         }
     }
 
@@ -110,5 +173,16 @@ extension SQLiteStore {
             ids.append(objectID(schema.entities[index].name, pk))
         }
         return ids
+    }
+}
+
+/// Thrown inside a batch update's transaction to roll it back: the rows are evaluated instead.
+private struct RowsToEvaluate: Error {}
+
+extension Expression {
+    /// Whether the expression is a constant.
+    fileprivate var isConstant: Bool {
+        if case .constant = self { return true }
+        return false
     }
 }
