@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),
+        .library(name: "PostgresClient", targets: ["PostgresClient"]),
         .library(name: "AppContainer", targets: ["AppContainer"]),
         .library(name: "Preferences", targets: ["Preferences"]),
         .library(name: "Archive", targets: ["Archive"]),
@@ -16,19 +17,25 @@ let package = Package(
         .plugin(name: "ObjectGraphCodegen", targets: ["ObjectGraphCodegen"]),
     ],
     targets: [
-        // System libraries (Debian: libsqlite3-dev, libxml2-dev, libssl-dev).
+        // System libraries (Debian: libsqlite3-dev, libxml2-dev, libssl-dev, libpq-dev).
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Libraries.
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
+        // A thin layer over libpq: URLs, bound parameters, typed rows and errors.
+        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(
             name: "ObjectGraph",
-            dependencies: ["CLibXML2", "COpenSSL", "SQLiteDatabase", "Archive", "KeyedArchive"]),
+            dependencies: [
+                "CLibXML2", "COpenSSL", "SQLiteDatabase", "PostgresClient", "Archive",
+                "KeyedArchive",
+            ]),
         .target(name: "AppContainer"),
         .target(name: "Preferences", dependencies: ["AppContainer", "Archive", "KeyedArchive"]),
         .target(name: "Archive", dependencies: ["KeyedArchive"]),
@@ -64,7 +71,9 @@ let package = Package(
             path: "Benchmarks/objectgraph-bench"),
 
         // Tests.
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "KeyedArchive"]),
+        .testTarget(
+            name: "ObjectGraphTests",
+            dependencies: ["ObjectGraph", "KeyedArchive", "PostgresClient"]),
         .testTarget(name: "ObjectGraphCLITests", dependencies: ["ObjectGraphCLI", "ObjectGraph"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(name: "AppContainerTests", dependencies: ["AppContainer"]),

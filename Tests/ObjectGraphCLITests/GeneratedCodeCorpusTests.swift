@@ -116,10 +116,10 @@ struct GeneratedCodeCorpusTests {
             "swiftc", "-typecheck", "-swift-version", "6", "-module-name", "Generated",
         ]
         arguments += ["-I", modules.path]
-        for library in ["CSQLite", "CLibXML2", "COpenSSL"] {
+        for library in ["CSQLite", "CLibXML2", "COpenSSL", "CLibPQ"] {
             arguments += ["-I", sources.appendingPathComponent(library).path]
         }
-        arguments += ["-Xcc", "-I/usr/include/libxml2"]
+        arguments += ["-Xcc", "-I/usr/include/libxml2", "-Xcc", "-I/usr/include/postgresql"]
         arguments += files.map { folder.appendingPathComponent($0).path }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

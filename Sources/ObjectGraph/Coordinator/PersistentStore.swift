@@ -2,7 +2,8 @@ import Foundation
 
 /// The kind of a persistent store.
 public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The type's name (`InMemory`, `SQLite`, `XML`, `Binary`), as stored in metadata.
+    /// The type's name (`InMemory`, `SQLite`, `XML`, `Binary`, `PostgreSQL`), as stored in
+    /// metadata.
     public var rawValue: String
 
     /// Creates a type from its name.
@@ -16,6 +17,10 @@ public struct StoreType: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let xml = StoreType(rawValue: "XML")
     /// ObjectGraph's binary file.
     public static let binary = StoreType(rawValue: "Binary")
+    /// A schema of a PostgreSQL database, in Core Data's layout, shared by many processes:
+    /// ``StoreCoordinator/addStore(type:at:configuration:options:)`` takes a `postgresql://`
+    /// URL (see `PostgresURL`).
+    public static let postgres = StoreType(rawValue: "PostgreSQL")
 
     /// The name.
     public var description: String { rawValue }
@@ -27,7 +32,8 @@ public struct StoreDescription: Sendable, Hashable {
     public var identifier: String { metadata.storeUUID }
     /// The store type.
     public var type: StoreType
-    /// The file, for stores that have one.
+    /// The file, for stores that have one; for a PostgreSQL store its URL with the password
+    /// replaced by `***`.
     public var url: URL?
     /// The model configuration the store holds (`nil`: every entity).
     public var configurationName: String?
@@ -46,7 +52,10 @@ public struct StoreDescription: Sendable, Hashable {
 
     /// The store's file path, or for a store without a file its type and identifier (what
     /// ``StoreError`` cases name).
-    var displayPath: String { url?.path ?? "\(type) store \(identifier)" }
+    var displayPath: String {
+        if type == .postgres, let url { return url.absoluteString }
+        return url?.path ?? "\(type) store \(identifier)"
+    }
 }
 
 /// Options for adding a store.

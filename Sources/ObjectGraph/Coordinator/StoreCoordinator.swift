@@ -78,13 +78,13 @@ public final class StoreCoordinator: @unchecked Sendable {
         if options.tracksHistory, type != .sqlite {
             throw HistoryError.notSupported(storeType: type.rawValue)
         }
-        if type != .inMemory, let path = url?.path,
+        if type != .inMemory, type != .postgres, let path = url?.path,
             let reason = PathKind.refusal(ofPath: path)
         {
             // Checked before any store opens the file: reading a FIFO would block for good.
             throw StoreError.cannotOpen(path: path, reason: reason)
         }
-        if !options.isReadOnly, let url, type != .inMemory {
+        if !options.isReadOnly, let url, type != .inMemory, type != .postgres {
             // A store of another model version is migrated in place before it is opened.
             try migrateIfNeeded(type: type, at: url, configuration: configuration, options: options)
         } else {
@@ -115,6 +115,10 @@ public final class StoreCoordinator: @unchecked Sendable {
             store = try AtomicStore(
                 url: url, format: XMLStoreFormat(), schema: schema, configuration: configuration,
                 options: options)
+        case .postgres:
+            guard let url else { throw ObjectGraphError.storeNeedsURL(type: type.rawValue) }
+            store = try PostgresStore(
+                url: url, schema: schema, configuration: configuration, options: options)
         default:
             throw ObjectGraphError.unsupported("store type \(type) is not available yet")
         }

@@ -37,6 +37,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// journal mode it has instead): only WAL lets a reader keep a snapshot while others
     /// write, as in Core Data.
     case queryGenerationsNeedWAL(path: String, journalMode: String)
+    /// PostgreSQL failed: the store's URL (its password replaced by `***`) and the server's
+    /// SQLSTATE, message and SQL (never the values).
+    case postgres(url: String, message: String)
 
     /// `path: what went wrong`.
     public var description: String {
@@ -61,6 +64,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .queryGenerationsNeedWAL(let path, let journalMode):
             return "\(path): query generations need the WAL journal mode; the store is in"
                 + " \(journalMode) mode"
+        case .postgres(let url, let message): return "\(url): \(message)"
         case .corruptFile(let path, let section, let offset, let reason):
             return "\(path): the file is damaged: \(section) section, byte \(offset): \(reason)"
         }

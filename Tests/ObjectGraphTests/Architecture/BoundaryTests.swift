@@ -82,6 +82,18 @@ private let boundaryRules: [BoundaryRule] = [
         "History casts to no …Store type of Stores or Coordinator", ["History"],
         mustNotCastTo: ["Stores", "Coordinator"], endingWith: "Store",
         "a store's extra abilities are protocols it adopts, never downcasts"),
+    .identifiers(
+        "Only the PostgreSQL store (Stores/Postgres) speaks PostgresClient",
+        [
+            "Model", "Value", "Predicate", "Schema", "Errors", "Context", "Fetch", "Batch",
+            "Migration", "Coordinator",
+        ],
+        mustNotSpell: [
+            "PostgresConnection", "PostgresURL", "PostgresValue", "PostgresRow", "PostgresResult",
+            "PostgresIdentifier", "PostgresError",
+        ],
+        "connections, URLs and SQL of a PostgreSQL server stay inside its store; the coordinator"
+            + " only opens a PostgresStore by URL and sees StoreError"),
 ]
 
 extension BoundaryRule: CustomTestStringConvertible {

@@ -1,0 +1,220 @@
+import Foundation
+import PostgresClient
+
+/// How to read one entity's rows from its table's columns (`Z_PK`, `Z_ENT`, `Z_OPT` first).
+struct PostgresReadPlan {
+    enum Step {
+        case attribute(column: Int, type: AttributeType)
+        /// A to-one foreign key: its column, the target's entity column (when the destination
+        /// has subentities) and the declared destination's name.
+        case toOne(column: Int, entityColumn: Int?, destination: String)
+        case toMany
+        case transient
+    }
+
+    let steps: [Step]
+}
+
+/// Reading rows and relationships: each read is one statement with bound keys.
+extension PostgresStore {
+    /// The columns of `table`, in table order.
+    func columnNames(of table: String) -> [String] {
+        layout.table(named: table)?.columns.map(\.name) ?? ["Z_PK", "Z_ENT", "Z_OPT"]
+    }
+
+    /// `SELECT <every column> FROM <table>`.
+    func selectAll(from table: String) -> String {
+        "SELECT " + columnNames(of: table).map(PostgresIdentifier.quoted).joined(separator: ", ")
+            + " FROM " + PostgresIdentifier.quoted(table)
+    }
+
+    /// The plan for reading rows of the schema entity at `index`.
+    func readPlan(for index: Int) -> PostgresReadPlan {
+        if let known = readPlans[index] { return known }
+        let entity = schema.entities[index]
+        let entityLayout = entityLayouts[index]
+        var positions: [String: Int] = [:]
+        for (position, name) in columnNames(of: entityLayout.tableName).enumerated() {
+            positions[name] = position
+        }
+        var steps: [PostgresReadPlan.Step] = []
+        for property in entity.properties {
+            switch property {
+            case .attribute(let attribute):
+                if !attribute.isTransient,
+                    let column = entityLayout.attributeColumns[attribute.name],
+                    let position = positions[column.name]
+                {
+                    steps.append(.attribute(column: position, type: attribute.type))
+                } else {
+                    steps.append(.transient)
+                }
+            case .relationship(let relationship):
+                switch entityLayout.relationships[relationship.relationship.name] {
+                case .foreignKey(_, let column, let entityColumn)?:
+                    if let position = positions[column] {
+                        steps.append(
+                            .toOne(
+                                column: position,
+                                entityColumn: entityColumn.flatMap { positions[$0] },
+                                destination: relationship.relationship.destinationEntityName))
+                    } else {
+                        steps.append(.transient)
+                    }
+                case .inverseForeignKey?, .joinTable?: steps.append(.toMany)
+                case nil: steps.append(.transient)
+                }
+            }
+        }
+        let plan = PostgresReadPlan(steps: steps)
+        readPlans[index] = plan
+        return plan
+    }
+
+    /// The ``StoreRow`` of `row` (columns of its table in table order), `nil` when its `Z_ENT`
+    /// is no entity of the model. To-many relationships are left unread.
+    func storeRow(_ row: PostgresRow) throws -> StoreRow? {
+        let key = try row.int64(0)
+        guard let number = try row.int64OrNil(1), let index = schemaIndexByNumber[Int(number)]
+        else { return nil }
+        let entity = schema.entities[index]
+        var values: [StoredValue] = []
+        values.reserveCapacity(entity.properties.count)
+        for (position, step) in readPlan(for: index).steps.enumerated() {
+            switch step {
+            case .attribute(let column, let type):
+                do {
+                    values.append(
+                        .value(try PostgresValueCoding.value(in: row, column: column, type: type)))
+                } catch {
+                    throw StoreError.postgres(
+                        url: path,
+                        message: "\(entity.name).\(entity.names[position]) of row \(key): \(error)"
+                    )
+                }
+            case .toOne(let column, let entityColumn, let destination):
+                guard let target = try row.int64OrNil(column) else {
+                    values.append(.toOne(nil))
+                    continue
+                }
+                var name = destination
+                if let entityColumn, let targetNumber = try row.int64OrNil(entityColumn),
+                    let targetIndex = schemaIndexByNumber[Int(targetNumber)]
+                {
+                    name = schema.entities[targetIndex].name
+                }
+                values.append(.toOne(objectID(name, target)))
+            case .toMany: values.append(.toMany(nil))
+            case .transient: values.append(.value(.null))
+            }
+        }
+        return StoreRow(
+            id: objectID(entity.name, key), entityIndex: index,
+            version: try row.int64OrNil(2) ?? 0, values: values)
+    }
+
+    func objectID(_ entity: String, _ key: Int64) -> ObjectID {
+        ObjectID(entityName: entity, storeIdentifier: description.identifier, key: .permanent(key))
+    }
+
+    /// `{1,2,3}`: a PostgreSQL array literal of `numbers`, bound as one parameter.
+    static func arrayLiteral(_ numbers: some Sequence<Int64>) -> PostgresValue {
+        .text("{" + numbers.map(String.init).joined(separator: ",") + "}")
+    }
+
+    // MARK: - PersistentStore reading
+
+    func row(for id: ObjectID) throws -> StoreRow? {
+        guard case .permanent(let key) = id.key, let entity = schema.entity(named: id.entityName)
+        else { return nil }
+        let table = entityLayouts[entity.index].tableName
+        return try postgres {
+            let result = try connection.execute(
+                selectAll(from: table) + " WHERE \"Z_PK\" = $1", [.integer(key)])
+            return try result.rows.first.flatMap(storeRow)
+        }
+    }
+
+    func rows(ofEntities entities: Set<Int>) throws -> [StoreRow] {
+        var byTable: [String: [Int64]] = [:]
+        for index in entities.sorted() {
+            byTable[entityLayouts[index].tableName, default: []].append(
+                Int64(entityLayouts[index].entityNumber))
+        }
+        var rows: [StoreRow] = []
+        for (table, numbers) in byTable.sorted(by: { $0.key < $1.key }) {
+            try postgres {
+                let result = try connection.execute(
+                    selectAll(from: table)
+                        + " WHERE \"Z_ENT\" = ANY($1::integer[]) ORDER BY \"Z_PK\"",
+                    [Self.arrayLiteral(numbers)])
+                for row in result.rows {
+                    if let decoded = try storeRow(row) { rows.append(decoded) }
+                }
+            }
+        }
+        return rows
+    }
+
+    func rows(for ids: [ObjectID]) throws -> [StoreRow] {
+        var byTable: [String: [Int64]] = [:]
+        for id in ids {
+            guard case .permanent(let key) = id.key,
+                let entity = schema.entity(named: id.entityName)
+            else { continue }
+            byTable[entityLayouts[entity.index].tableName, default: []].append(key)
+        }
+        var byID: [ObjectID: StoreRow] = [:]
+        for (table, keys) in byTable {
+            try postgres {
+                let result = try connection.execute(
+                    selectAll(from: table) + " WHERE \"Z_PK\" = ANY($1::bigint[])",
+                    [Self.arrayLiteral(keys)])
+                for row in result.rows {
+                    if let decoded = try storeRow(row) { byID[decoded.id] = decoded }
+                }
+            }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The context reads each owner's list (``relatedIDs(of:entityIndex:position:)``) and the
+    /// rows it lacks.
+    func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
+        -> [ObjectID: [StoreRow]]?
+    { nil }
+
+    func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
+        guard case .permanent(let key) = id.key,
+            case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
+            let destination = schema.entity(named: relationship.relationship.destinationEntityName)
+        else { return [] }
+        let destinationTable = PostgresIdentifier.quoted(
+            entityLayouts[destination.index].tableName)
+        let sql: String
+        switch entityLayouts[entityIndex].relationships[relationship.relationship.name] {
+        case .inverseForeignKey(let table, let column, _, let order)?:
+            sql =
+                "SELECT \"Z_PK\", \"Z_ENT\" FROM \(PostgresIdentifier.quoted(table)) WHERE "
+                + PostgresIdentifier.quoted(column) + " = $1 ORDER BY "
+                + (order.map { PostgresIdentifier.quoted($0) + ", " } ?? "") + "\"Z_PK\""
+        case .joinTable(let table, let owner, let target, let order)?:
+            sql =
+                "SELECT d.\"Z_PK\", d.\"Z_ENT\" FROM \(PostgresIdentifier.quoted(table)) AS j JOIN "
+                + destinationTable + " AS d ON d.\"Z_PK\" = j." + PostgresIdentifier.quoted(target)
+                + " WHERE j." + PostgresIdentifier.quoted(owner) + " = $1 ORDER BY "
+                + (order.map { "j." + PostgresIdentifier.quoted($0) + ", " } ?? "") + "d.\"Z_PK\""
+        default:
+            return []
+        }
+        return try postgres {
+            try connection.execute(sql, [.integer(key)]).rows.compactMap { row -> ObjectID? in
+                guard let number = try row.int64OrNil(1),
+                    let index = schemaIndexByNumber[Int(number)]
+                else { return nil }
+                let target = try row.int64(0)
+                return objectID(schema.entities[index].name, target)
+            }
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import PostgresClient
+
+/// A store in a PostgreSQL schema, laid out as Core Data lays out its SQLite files (the same
+/// ``StoreLayout``: a table per inheritance tree with `Z_PK`, `Z_ENT`, `Z_OPT` and a column per
+/// property, join tables, `Z_PRIMARYKEY`, `Z_METADATA`), with PostgreSQL column types (see
+/// ``PostgresSchemaDDL``). Many processes on many machines may open the same schema: keys are
+/// handed out under `Z_PRIMARYKEY`'s row locks and saves are checked by `Z_OPT`.
+///
+/// ```swift
+/// try coordinator.addStore(
+///     type: .postgres, at: URL(string: "postgresql://app@db.local/shop?schema=orders")!)
+/// ```
+///
+/// Used only under its coordinator's lock (the coordinator serializes every call).
+final class PostgresStore: PersistentStore {
+    /// The schema used when the URL names none.
+    static let defaultSchema = "objectgraph"
+
+    let description: StoreDescription
+    let connection: PostgresConnection
+    let layout: StoreLayout
+    let schema: ModelSchema
+    /// The store's URL with its password replaced by `***` (what errors name).
+    let path: String
+    /// The PostgreSQL schema holding the tables.
+    let schemaName: String
+    /// Layout of each schema entity (by schema index).
+    let entityLayouts: [EntityLayout]
+    /// Schema index by `Z_ENT`.
+    let schemaIndexByNumber: [Int: Int]
+    /// The model's uniqueness constraints by constraint name.
+    let uniqueConstraints: [String: PostgresSchemaDDL.UniqueConstraint]
+    /// Row decoding plans by schema entity index, made on first use.
+    var readPlans: [Int: PostgresReadPlan] = [:]
+    /// Row writing plans by schema entity index, made on first use.
+    var writePlans: [Int: PostgresWritePlan] = [:]
+
+    /// Connects to the database `url` names and opens (or creates) the store in its schema.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the URL cannot be read or the
+    ///   server cannot be reached, or the schema holds no store and may not create one;
+    ///   ``StoreError/incompatibleModel(path:compatibility:)`` for a store of another model.
+    init(url: URL, schema: ModelSchema, configuration: String?, options: StoreOptions) throws {
+        let address: PostgresURL
+        do {
+            address = try PostgresURL(url)
+        } catch {
+            throw StoreError.cannotOpen(
+                path: PostgresURL.redacted(url.absoluteString), reason: "\(error)")
+        }
+        path = address.description
+        schemaName = address.schema ?? Self.defaultSchema
+        self.schema = schema
+        do {
+            layout = try StoreLayout(
+                model: schema.model,
+                frameworkVersion: options.frameworkVersion ?? StoreMetadata.defaultFrameworkVersion)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: "the model has no layout: \(error)")
+        }
+        var layouts: [EntityLayout] = []
+        var byNumber: [Int: Int] = [:]
+        for entity in schema.entities {
+            guard let entityLayout = layout.entity(named: entity.name) else {
+                throw StoreError.cannotOpen(
+                    path: path, reason: "the layout has no entity \(entity.name)")
+            }
+            layouts.append(entityLayout)
+            byNumber[entityLayout.entityNumber] = entity.index
+        }
+        entityLayouts = layouts
+        schemaIndexByNumber = byNumber
+        let ddl = PostgresSchemaDDL(layout: layout, schema: schema)
+        var constraints: [String: PostgresSchemaDDL.UniqueConstraint] = [:]
+        for constraint in ddl.uniqueConstraints { constraints[constraint.name] = constraint }
+        uniqueConstraints = constraints
+        do {
+            connection = try PostgresConnection(url: address)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: "\(error)")
+        }
+        let metadata = try Self.openSchema(
+            connection, ddl: ddl, name: schemaName, path: path, options: options)
+        description = StoreDescription(
+            type: .postgres, url: address.redactedURL, configurationName: configuration,
+            isReadOnly: options.isReadOnly, metadata: metadata)
+    }
+
+    /// Points the connection at schema `name` and reads the store's metadata there, creating
+    /// the schema, tables and metadata first when the schema holds no store (under an
+    /// advisory lock, so that processes opening a new store at once create it once).
+    private static func openSchema(
+        _ connection: PostgresConnection, ddl: PostgresSchemaDDL, name: String, path: String,
+        options: StoreOptions
+    ) throws -> StoreMetadata {
+        do {
+            try connection.execute(
+                "SELECT set_config('search_path', $1::text, false)",
+                [.text(PostgresIdentifier.quoted(name))])
+            if options.isReadOnly {
+                try connection.execute(
+                    "SELECT set_config('default_transaction_read_only', 'on', false)")
+            }
+            return try connection.transaction { () throws -> StoreMetadata in
+                try connection.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext($1::text))",
+                    [.text("objectgraph store " + name)])
+                let found = try connection.execute(
+                    "SELECT to_regclass($1::text) IS NOT NULL",
+                    [.text(PostgresIdentifier.qualified(name, "Z_METADATA"))])
+                if try found.rows.first?.bool(0) == true {
+                    return try readCompatibleMetadata(connection, schema: ddl.schema, path: path)
+                }
+                guard !options.isReadOnly, options.createIfMissing else {
+                    throw StoreError.cannotOpen(
+                        path: path, reason: "schema \(name) holds no ObjectGraph store")
+                }
+                return try createSchema(
+                    connection, ddl: ddl, name: name, path: path,
+                    frameworkVersion: options.frameworkVersion)
+            }
+        } catch let error as PostgresError {
+            throw StoreError.cannotOpen(path: path, reason: error.description)
+        }
+    }
+
+    /// Creates schema `name`, the layout's tables and indexes, `Z_PRIMARYKEY`'s rows and the
+    /// metadata (inside the caller's transaction).
+    private static func createSchema(
+        _ connection: PostgresConnection, ddl: PostgresSchemaDDL, name: String, path: String,
+        frameworkVersion: Int?
+    ) throws -> StoreMetadata {
+        try connection.run("CREATE SCHEMA IF NOT EXISTS \(PostgresIdentifier.quoted(name))")
+        for statement in ddl.createStatements() { try connection.run(statement) }
+        for entity in ddl.layout.entities {
+            try connection.execute(
+                "INSERT INTO \"Z_PRIMARYKEY\" (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\")"
+                    + " VALUES ($1, $2, $3, 0)",
+                [
+                    .integer(Int64(entity.entityNumber)), .text(entity.name),
+                    .integer(Int64(entity.superNumber)),
+                ])
+        }
+        var metadata = StoreMetadata(
+            model: ddl.schema.model,
+            frameworkVersion: frameworkVersion ?? StoreMetadata.defaultFrameworkVersion)
+        metadata.storeType = StoreType.postgres.rawValue
+        let plist: Data
+        do {
+            plist = try metadata.propertyListData()
+        } catch {
+            throw StoreError.corruptMetadata(path: path, reason: "\(error)")
+        }
+        try connection.execute(
+            "INSERT INTO \"Z_METADATA\" (\"Z_VERSION\", \"Z_UUID\", \"Z_PLIST\") VALUES (1, $1, $2)",
+            [.text(metadata.storeUUID), .bytes(plist)])
+        return metadata
+    }
+
+    /// The store's metadata, checked against the model.
+    static func readCompatibleMetadata(
+        _ connection: PostgresConnection, schema: ModelSchema, path: String
+    ) throws -> StoreMetadata {
+        let result = try connection.execute(
+            "SELECT \"Z_UUID\", \"Z_PLIST\" FROM \"Z_METADATA\" ORDER BY \"Z_VERSION\" LIMIT 1")
+        guard let row = result.rows.first, let plist = try row.bytes(1) else {
+            throw StoreError.corruptMetadata(path: path, reason: "Z_METADATA has no property list")
+        }
+        let metadata: StoreMetadata
+        do {
+            metadata = try StoreMetadata(storeUUID: row.string(0) ?? "", propertyList: plist)
+        } catch {
+            throw StoreError.corruptMetadata(path: path, reason: "\(error)")
+        }
+        let check = metadata.compatibility(with: schema.model)
+        guard check.isCompatible else {
+            throw StoreError.incompatibleModel(path: path, compatibility: check)
+        }
+        return metadata
+    }
+
+    /// Runs `body`, turning PostgreSQL errors into store errors naming the store's URL: a
+    /// uniqueness constraint's violation into ``StoreError/uniqueConstraint(path:entity:properties:)``.
+    func postgres<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            if error.isUniqueViolation, let name = error.constraint,
+                let constraint = uniqueConstraints[name]
+            {
+                throw StoreError.uniqueConstraint(
+                    path: path, entity: constraint.entity, properties: constraint.properties)
+            }
+            if error.sqlState?.hasPrefix("23") == true {
+                throw StoreError.constraintConflict(path: path, message: error.description)
+            }
+            throw StoreError.postgres(url: path, message: error.description)
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Reserves `count` keys in one statement: `Z_PRIMARYKEY`'s row stays locked by it until
+    /// the statement (or the save around it) commits, so writers never get the same key.
+    func newPrimaryKeys(rootEntity: Int, count: Int) throws -> Range<Int64> {
+        guard count > 0 else { return 0..<0 }
+        if description.isReadOnly { throw StoreError.readOnly(path: path) }
+        let number = entityLayouts[rootEntity].entityNumber
+        return try postgres {
+            let result = try connection.execute(
+                "UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + $1 WHERE \"Z_ENT\" = $2"
+                    + " RETURNING \"Z_MAX\"",
+                [.integer(Int64(count)), .integer(Int64(number))])
+            guard let last = try result.rows.first?.int64(0) else {
+                throw StoreError.corruptMetadata(
+                    path: path, reason: "Z_PRIMARYKEY has no row for entity \(number)")
+            }
+            return last - Int64(count) + 1..<last + 1
+        }
+    }
+
+    // MARK: - Capabilities
+
+    /// Uniqueness is checked by the coordinator before a save; the deferred unique
+    /// constraints catch what another writer saved meanwhile.
+    var enforcesUniqueness: Bool { false }
+
+    /// Left to the context's evaluator (over ``rows(ofEntities:)``) in this version.
+    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
+
+    /// Left to the context's evaluator in this version.
+    func count(_ query: StoreQuery) throws -> Int? { nil }
+
+    /// Query generations need a snapshot connection, not there yet.
+    func openGeneration() throws -> any PersistentStore {
+        throw StoreError.postgres(
+            url: path, message: "query generations are not available on PostgreSQL stores yet")
+    }
+}

@@ -1,0 +1,221 @@
+import CLibPQ
+import Foundation
+
+/// One connection to a PostgreSQL server through libpq. Statements run with bound parameters
+/// (`$1`, `$2`, …), each prepared once per connection and reused (parameter types inferred by
+/// the server: cast where the statement does not tell, `$1::text`); values never enter the SQL
+/// text. Not thread-safe: use a connection from one thread at a time.
+///
+/// ```swift
+/// let connection = try PostgresConnection(url: PostgresURL(string: "postgresql:///shop"))
+/// try connection.execute("CREATE TABLE IF NOT EXISTS t (id bigint PRIMARY KEY, name text)")
+/// try connection.execute("INSERT INTO t VALUES ($1, $2)", [.integer(1), .text("Ada")])
+/// let name = try connection.execute("SELECT name FROM t WHERE id = $1", [.integer(1)])
+///     .rows.first?.string(0)
+/// ```
+public final class PostgresConnection {
+    /// Where the connection goes (its password is never shown).
+    public let url: PostgresURL
+    private let handle: OpaquePointer
+    /// Prepared statement names by SQL text.
+    private var preparedNames: [String: String] = [:]
+    private var savepointDepth = 0
+
+    /// The most statements kept prepared at once (all are dropped when more are needed).
+    static let preparedLimit = 512
+
+    /// Connects to `url`. The password is `password` when given, else the URL's, else what
+    /// libpq finds itself (`PGPASSWORD`, the passfile).
+    /// - Throws: ``PostgresError`` (``PostgresError/Kind/connection``) with libpq's message
+    ///   and the redacted URL.
+    public init(url: PostgresURL, password: String? = nil) throws(PostgresError) {
+        self.url = url
+        var pairs = url.connectionKeywords(password: password)
+        if !pairs.contains(where: { $0.0 == "connect_timeout" }) {
+            pairs.append(("connect_timeout", "10"))
+        }
+        pairs.append(("client_encoding", "UTF8"))
+        let keys = pairs.map { strdup($0.0) }
+        let values = pairs.map { strdup($0.1) }
+        defer {
+            for pointer in keys { free(pointer) }
+            for pointer in values { free(pointer) }
+        }
+        let made = PQconnectdbParams(
+            keys.map { UnsafePointer($0) } + [nil], values.map { UnsafePointer($0) } + [nil], 0)
+        guard let made else {
+            throw PostgresError(.connection, "\(url): libpq could not allocate a connection")
+        }
+        guard PQstatus(made) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(made))
+            PQfinish(made)
+            throw PostgresError(.connection, "\(url): \(message)")
+        }
+        // Notices (`NOTICE: schema "x" already exists, skipping`) are not printed.
+        PQsetNoticeProcessor(made, { _, _ in }, nil)
+        handle = made
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Runs `sql` with `arguments` bound to `$1`, `$2`, … and returns what it gave. The
+    /// statement is prepared on first use and reused.
+    /// - Throws: ``PostgresError`` with the server's SQLSTATE, message and the SQL.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [PostgresValue] = [])
+        throws(PostgresError) -> PostgresResult
+    {
+        for (index, argument) in arguments.enumerated() {
+            if case .text(let text) = argument, text.utf8.contains(0) {
+                throw PostgresError(
+                    .statement,
+                    "parameter $\(index + 1) holds a NUL character, which"
+                        + " PostgreSQL text cannot store", sql: sql)
+            }
+        }
+        let name = try preparedName(for: sql)
+        let result = Self.withParameters(arguments) { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
+        }
+        return try take(result, sql: sql)
+    }
+
+    /// Runs `sql` as it is, without parameters (DDL, several statements separated by `;`).
+    @discardableResult
+    public func run(_ sql: String) throws(PostgresError) -> PostgresResult {
+        try take(PQexec(handle, sql), sql: sql)
+    }
+
+    /// Whether a transaction is open on the connection.
+    public var isInsideTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Inside a transaction already, `body` runs in a savepoint instead.
+    ///
+    /// ```swift
+    /// try connection.transaction {
+    ///     try connection.execute("UPDATE accounts SET n = n - 1 WHERE id = $1", [.integer(1)])
+    /// }
+    /// ```
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if isInsideTransaction {
+            savepointDepth += 1
+            defer { savepointDepth -= 1 }
+            let name = PostgresIdentifier.quoted("og_savepoint_\(savepointDepth)")
+            try run("SAVEPOINT \(name)")
+            do {
+                let value = try body()
+                try run("RELEASE SAVEPOINT \(name)")
+                return value
+            } catch {
+                _ = try? run("ROLLBACK TO SAVEPOINT \(name)")
+                throw error
+            }
+        }
+        try run("BEGIN")
+        do {
+            let value = try body()
+            try run("COMMIT")
+            return value
+        } catch {
+            if isInsideTransaction { _ = try? run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    // MARK: - libpq
+
+    /// The name `sql` is prepared under, preparing it first when new (every parameter's type
+    /// inferred by the server from the statement).
+    private func preparedName(for sql: String) throws(PostgresError) -> String {
+        if let known = preparedNames[sql] { return known }
+        if preparedNames.count >= Self.preparedLimit {
+            try run("DEALLOCATE ALL")
+            preparedNames.removeAll()
+        }
+        let name = "og_\(preparedNames.count + 1)"
+        let result = PQprepare(handle, name, sql, 0, nil)
+        _ = try take(result, sql: sql)
+        preparedNames[sql] = name
+        return name
+    }
+
+    /// Calls `body` with libpq's parameter arrays for `arguments` (copied, freed after).
+    private static func withParameters(
+        _ arguments: [PostgresValue],
+        _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> OpaquePointer?
+    ) -> OpaquePointer? {
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        for argument in arguments {
+            guard let bytes = argument.wireBytes else {
+                buffers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+                continue
+            }
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (offset, byte) in bytes.enumerated() {
+                buffer[offset] = CChar(bitPattern: byte)
+            }
+            buffer[bytes.count] = 0
+            buffers.append(buffer)
+            lengths.append(Int32(bytes.count))
+            formats.append(argument.isBinary ? 1 : 0)
+        }
+        defer { for buffer in buffers { buffer?.deallocate() } }
+        return body(buffers.map { UnsafePointer($0) }, lengths, formats)
+    }
+
+    /// Reads `result` (and clears it), throwing the server's error.
+    private func take(_ result: OpaquePointer?, sql: String) throws(PostgresError)
+        -> PostgresResult
+    {
+        guard let result else {
+            throw PostgresError(.statement, Self.trimmed(PQerrorMessage(handle)), sql: sql)
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY
+        else {
+            let field = { (code: Character) -> String? in
+                guard let ascii = code.asciiValue,
+                    let text = PQresultErrorField(result, Int32(ascii))
+                else { return nil }
+                return String(cString: text)
+            }
+            throw PostgresError(
+                .statement, field("M") ?? Self.trimmed(PQresultErrorMessage(result)),
+                sqlState: field("C"), detail: field("D"), constraint: field("n"), sql: sql)
+        }
+        let columnCount = Int(PQnfields(result))
+        let columns = (0..<columnCount).map { column in
+            PQfname(result, Int32(column)).map { String(cString: $0) } ?? "?column?"
+        }
+        var rows: [PostgresRow] = []
+        let rowCount = Int(PQntuples(result))
+        rows.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            var texts: [String?] = []
+            texts.reserveCapacity(columnCount)
+            for column in 0..<columnCount {
+                if PQgetisnull(result, Int32(row), Int32(column)) != 0 {
+                    texts.append(nil)
+                } else {
+                    texts.append(
+                        PQgetvalue(result, Int32(row), Int32(column)).map { String(cString: $0) }
+                    )
+                }
+            }
+            rows.append(PostgresRow(columns: columns, texts: texts))
+        }
+        let affected = PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
+        return PostgresResult(columns: columns, rows: rows, affectedRows: affected)
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown libpq error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
