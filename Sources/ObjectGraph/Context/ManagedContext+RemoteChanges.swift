@@ -27,22 +27,27 @@ extension ManagedContext {
             checkQueue("automaticallyMergesRemoteChanges")
             guard newValue != (remoteMerge != nil) else { return }
             remoteMerge = newValue ? RemoteChangeMerge(self) : nil
+            if newValue { startRemoteHistory() }
         }
     }
 
     /// Brings a commit another process or another coordinator made to a store of this
-    /// context's coordinator (a ``StoreRemoteChange``) into the context: each object it holds
-    /// from that store is compared with the store's row — objects whose row is gone are
-    /// deleted here (as ``mergeChanges(fromContextDidSave:)`` deletes), loaded objects whose
-    /// row version (`Z_OPT`) moved are read again with this context's unsaved changes kept on
-    /// top, and new rows need nothing (fetches find them). Observers get one
+    /// context's coordinator (a ``StoreRemoteChange``) into the context.
+    ///
+    /// When the store keeps persistent history (``StoreOptions/tracksHistory``) and the
+    /// context knows where it last read it (since ``automaticallyMergesRemoteChanges`` was
+    /// turned on, or since an earlier change), the transactions recorded after that token are
+    /// merged (``mergeChanges(fromHistory:)``): inserted, updated and deleted objects, as
+    /// another context's save would be.
+    ///
+    /// Otherwise each object the context holds from that store is compared with the store's
+    /// row — objects whose row is gone are deleted here (as
+    /// ``mergeChanges(fromContextDidSave:)`` deletes), loaded objects whose row version
+    /// (`Z_OPT`) moved are read again with this context's unsaved changes kept on top, and new
+    /// rows need nothing (fetches find them). Observers get one
     /// ``ContextNotification/Kind/objectsDidChange`` listing them (no inserted objects: the
     /// rows do not say which are new). Reads the rows of the objects the context holds from
     /// that store, one query per entity.
-    ///
-    /// This is the one place where a remote change is merged: history-based merging (the
-    /// transactions recorded since the context's last history token, merged with the
-    /// history's own merge) will replace its body, which then also lists inserted objects.
     ///
     /// ```swift
     /// for await change in coordinator.remoteChanges() {
@@ -53,6 +58,14 @@ extension ManagedContext {
     ///   merged then.
     public func mergeChanges(fromRemoteChange change: StoreRemoteChange) throws {
         checkQueue("mergeChanges(fromRemoteChange:)")
+        if try mergeRemoteHistory(change) { return }
+        try mergeRemoteRows(change)
+        if let token = change.historyToken { remoteHistoryTokens[change.storeIdentifier] = token }
+    }
+
+    /// Merges a remote change by comparing the objects the context holds from its store with
+    /// their rows (see ``mergeChanges(fromRemoteChange:)``).
+    private func mergeRemoteRows(_ change: StoreRemoteChange) throws {
         let held = registry.values.filter {
             !$0.insertedFlag && !$0.objectID.isTemporary
                 && $0.objectID.storeIdentifier == change.storeIdentifier

@@ -122,6 +122,9 @@ public final class ManagedContext {
     var automaticMerge: AutomaticMerge?
     /// Set while ``automaticallyMergesRemoteChanges`` is on (`ManagedContext+RemoteChanges.swift`).
     var remoteMerge: RemoteChangeMerge?
+    /// By store identifier, the last history transaction a remote change brought into the
+    /// context (`ManagedContext+RemoteHistory.swift`).
+    var remoteHistoryTokens: [String: HistoryToken] = [:]
     /// The context's place among parent and child contexts (see `ManagedContext+Parent.swift`).
     var family = ContextFamily()
     /// The generation of the stores reads see (`ManagedContext+QueryGenerations.swift`).

@@ -31,6 +31,10 @@ extension StoreCoordinator {
     /// The key of the changed store's URL (a `URL`) in a ``remoteChangeNotification``'s
     /// `userInfo` (Core Data's `NSPersistentStoreURLKey`).
     public static let storeURLKey = "storeURL"
+    /// The key of the store's newest history token (a ``HistoryToken``) in a
+    /// ``remoteChangeNotification``'s `userInfo`, present when the store was added with
+    /// ``StoreOptions/tracksHistory`` (Core Data's `NSPersistentHistoryTokenKey`).
+    public static let historyTokenKey = "historyToken"
 
     /// The remote changes of this coordinator's stores from now on, as an asynchronous
     /// sequence (the Swift-concurrency form of ``remoteChangeNotification``). The stream ends
@@ -80,7 +84,11 @@ extension StoreCoordinator {
                 let mark = try? store.remoteChangeDetecting?.remoteChangeMark(),
                 remoteChangeCenter.record(mark, for: identifier)
             else { return nil }
-            return StoreRemoteChange(storeIdentifier: identifier, storeURL: url)
+            // The newest transaction in the store's history (when it keeps one): where a
+            // context's history-based merge reads up to.
+            let token = try? store.history?.currentHistoryToken()
+            return StoreRemoteChange(
+                storeIdentifier: identifier, storeURL: url, historyToken: token ?? nil)
         }
         if let change { remoteChangeCenter.post(change, from: self) }
     }

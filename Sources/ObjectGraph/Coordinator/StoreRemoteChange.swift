@@ -15,11 +15,16 @@ public struct StoreRemoteChange: Sendable, Hashable {
     public var storeIdentifier: String
     /// The changed store's file.
     public var storeURL: URL
+    /// The token of the newest transaction in the store's persistent history when the change
+    /// was seen; `nil` when the store keeps no history (``StoreOptions/tracksHistory``).
+    public var historyToken: HistoryToken?
 
-    /// Creates a change of the store `storeIdentifier` at `storeURL`.
-    public init(storeIdentifier: String, storeURL: URL) {
+    /// Creates a change of the store `storeIdentifier` at `storeURL`, whose history (if it
+    /// keeps one) ends at `historyToken`.
+    public init(storeIdentifier: String, storeURL: URL, historyToken: HistoryToken? = nil) {
         self.storeIdentifier = storeIdentifier
         self.storeURL = storeURL
+        self.historyToken = historyToken
     }
 
     /// The change a ``StoreCoordinator/remoteChangeNotification`` carries, or `nil` for a
@@ -38,11 +43,19 @@ public struct StoreRemoteChange: Sendable, Hashable {
             let identifier = notification.userInfo?[StoreCoordinator.storeUUIDKey] as? String,
             let url = notification.userInfo?[StoreCoordinator.storeURLKey] as? URL
         else { return nil }
-        self.init(storeIdentifier: identifier, storeURL: url)
+        self.init(
+            storeIdentifier: identifier, storeURL: url,
+            historyToken: notification.userInfo?[StoreCoordinator.historyTokenKey]
+                as? HistoryToken)
     }
 
-    /// The notification's `userInfo`: Core Data's keys for the store's UUID and URL.
+    /// The notification's `userInfo`: Core Data's keys for the store's UUID and URL, and its
+    /// history token when there is one.
     var userInfo: [AnyHashable: Any] {
-        [StoreCoordinator.storeUUIDKey: storeIdentifier, StoreCoordinator.storeURLKey: storeURL]
+        var info: [AnyHashable: Any] = [
+            StoreCoordinator.storeUUIDKey: storeIdentifier, StoreCoordinator.storeURLKey: storeURL,
+        ]
+        if let historyToken { info[StoreCoordinator.historyTokenKey] = historyToken }
+        return info
     }
 }
