@@ -65,7 +65,7 @@ public struct GraphvizRenderer: Sendable {
         let output = folder.appendingPathComponent("diagram.\(format)")
         let messages = folder.appendingPathComponent("messages.txt")
         try Data(dot.utf8).write(to: input)
-        FileManager.default.createFile(atPath: messages.path, contents: nil)
+        try Data().write(to: messages)
         let errors = try FileHandle(forWritingTo: messages)
         defer { try? errors.close() }
         let process = Process()
