@@ -16,7 +16,8 @@ extension ManagedContext {
     /// Merges the history transactions `change`'s store recorded after the last one this
     /// context merged, and moves the context's token on to the newest; `false` (nothing done)
     /// when the change carries no history token, the context has no token for the store yet,
-    /// or the history after its token was deleted (the caller then compares rows instead).
+    /// the history after its token was deleted, or holds nothing new (the caller then compares
+    /// rows instead).
     func mergeRemoteHistory(_ change: StoreRemoteChange) throws -> Bool {
         guard change.historyToken != nil,
             let last = remoteHistoryTokens[change.storeIdentifier]
@@ -28,6 +29,9 @@ extension ManagedContext {
             remoteHistoryTokens[change.storeIdentifier] = nil
             return false
         }
+        // No transaction although the file changed: a writer without history tracking, or a
+        // checkpoint; the rows tell.
+        guard !result.transactions.isEmpty else { return false }
         try mergeChanges(fromHistory: result.transactions)
         if let newest = result.transactions.map(\.token).max(), newest > last {
             remoteHistoryTokens[change.storeIdentifier] = newest

@@ -45,7 +45,7 @@ struct IncrementCommand: Command {
 
         USAGE: objectgraph _increment --model <model> --store <file> [--times N]
                                       [--policy storeTrump|error] [--start-after <file>]
-                                      [--pause-ms N] [--max-attempts N]
+                                      [--pause-ms N] [--max-attempts N] [--history on|off]
 
         OPTIONS:
           --model <model>        A model with Counter(value: Integer 64).
@@ -58,6 +58,8 @@ struct IncrementCommand: Command {
           --pause-ms N           Milliseconds to wait after each increment (default 0).
           --max-attempts N       Saves one increment may take under storeTrump before the
                                  command gives up with an error (default 1000).
+          --history on|off       Open the store with persistent history tracking, so
+                                 each save records a transaction (default off).
 
         Prints "saved S conflicts C retries R" when done.
 
@@ -72,7 +74,7 @@ struct IncrementCommand: Command {
             guard
                 [
                     "--model", "--store", "--times", "--policy", "--start-after", "--pause-ms",
-                    "--max-attempts",
+                    "--max-attempts", "--history",
                 ].contains(argument),
                 index < arguments.count
             else {
@@ -89,19 +91,22 @@ struct IncrementCommand: Command {
             let policy = policies[options["--policy"] ?? "storeTrump"],
             let pause = Double(options["--pause-ms"] ?? "0"), pause >= 0, pause <= 1000,
             let attempts = Int(options["--max-attempts"] ?? "\(defaultMaxAttempts)"),
-            attempts >= 1
+            attempts >= 1,
+            let history = ["on": true, "off": false][options["--history"] ?? "off"]
         else {
             return usageError(
                 "expected --model, --store, numeric --times, --pause-ms (0-1000) and "
-                    + "--max-attempts (1 or more), --policy storeTrump or error",
+                    + "--max-attempts (1 or more), --policy storeTrump or error, "
+                    + "--history on or off",
                 io: io)
         }
         do {
             let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
             let coordinator = StoreCoordinator(model: model)
+            var storeOptions = StoreOptions(createIfMissing: false)
+            storeOptions.tracksHistory = history
             try coordinator.addStore(
-                type: .sqlite, at: URL(fileURLWithPath: storePath),
-                options: StoreOptions(createIfMissing: false))
+                type: .sqlite, at: URL(fileURLWithPath: storePath), options: storeOptions)
             let context = ManagedContext(coordinator: coordinator)
             context.mergePolicy = policy
             guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first

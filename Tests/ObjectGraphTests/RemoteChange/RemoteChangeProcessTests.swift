@@ -26,9 +26,10 @@ struct RemoteChangeProcessTests {
         """
 
     @Test(
-        "another process's save is posted here and merged into a context",
-        .enabled(if: tool != nil, "the objectgraph executable is not built"))
-    func anotherProcessSaves() async throws {
+        "another process's save is posted here and merged into a context (with history: from it)",
+        .enabled(if: tool != nil, "the objectgraph executable is not built"),
+        arguments: [false, true])
+    func anotherProcessSaves(history: Bool) async throws {
         let tool = try #require(Self.tool)
         let folder = try TestSupport.makeTemporaryFolder()
         defer { TestSupport.removeTemporaryFolder(folder) }
@@ -40,6 +41,7 @@ struct RemoteChangeProcessTests {
         let coordinator = StoreCoordinator(model: try EntityModel(contentsOf: modelFolder))
         var options = StoreOptions()
         options.postsRemoteChangeNotifications = true
+        options.tracksHistory = history
         try coordinator.addStore(type: .sqlite, at: store, options: options)
         let heard = RemoteChangeRecorder(coordinator)
         let changes = coordinator.remoteChanges()
@@ -54,6 +56,7 @@ struct RemoteChangeProcessTests {
         process.executableURL = tool
         process.arguments = [
             "_increment", "--model", modelFolder.path, "--store", store.path, "--times", "1",
+            "--history", history ? "on" : "off",
         ]
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
@@ -66,13 +69,19 @@ struct RemoteChangeProcessTests {
 
         // The stream yields the change (a generous deadline: the machine may be loaded).
         let change = await Self.first(of: changes, within: 10)
-        #expect(
-            change
-                == StoreRemoteChange(
-                    storeIdentifier: counter.objectID.storeIdentifier, storeURL: store))
+        #expect(change?.storeIdentifier == counter.objectID.storeIdentifier)
+        #expect(change?.storeURL == store)
+        #expect((change?.historyToken != nil) == history)
         #expect(heard.recorded.first?.storeURL == store)
         context.processPendingChanges()  // a confined context merges here
         #expect(counter["value"] as Int64? == 1)
+        if history {
+            // Merged from the other process's transaction: the context's token moved to it.
+            let written = try coordinator.currentHistoryToken(
+                forStore: coordinator.storeDescriptions[0])
+            #expect(context.remoteHistoryTokens[counter.objectID.storeIdentifier] == written)
+            #expect(change?.historyToken == written)
+        }
     }
 
     /// The first element of `stream`, or `nil` when none comes within `seconds`.
