@@ -70,39 +70,48 @@ extension SQLiteStore {
         }
         let table = quoteIdentifier(entityLayout.tableName)
         let hasExpressions = assignments.contains { !$0.expression.isConstant }
+        // One statement: the matched keys (a common table expression, read before any row
+        // changes), the assignments, and RETURNING the updated rows' keys and, for each
+        // computed column, whether it came out NULL (a NaN reaches SQLite as NULL): a NULL
+        // written by an expression is checked by the evaluator (nil, or NaN, or a required
+        // value missing).
+        let returning = (["Z_PK", "Z_ENT"] + computed.map { "\(quoteIdentifier($0)) IS NULL" })
+            .joined(separator: ", ")
+        let update =
+            "UPDATE \(table) AS t0 SET " + settings
+            + "Z_OPT = COALESCE(Z_OPT, 0) + 1 WHERE Z_PK IN (SELECT pk FROM og_matched)"
+            + " RETURNING \(returning)"
+        let sql = "WITH og_matched(pk, ent) AS (\(matched.sql)) " + update.sql
+        let arguments = StatementArguments(positional: matched.arguments + update.arguments)
         do {
             return try sqlite {
                 try writeTransaction { db in
-                    try SQLiteBatchDeletion.resetKeyTables(db)
-                    try db.execute(
-                        sql:
-                            "INSERT OR IGNORE INTO temp.og_batch_deleted (tbl, pk, ent) SELECT 0, * FROM ("
-                            + matched.sql + ")",
-                        arguments: matched.statementArguments)
-                    let update =
-                        "UPDATE \(table) AS t0 SET " + settings
-                        + "Z_OPT = COALESCE(Z_OPT, 0) + 1 WHERE Z_PK IN (SELECT pk FROM temp.og_batch_deleted)"
+                    var keys: [(pk: Int64, entityIndex: Int)] = []
                     do {
-                        try db.execute(
-                            sql: update.sql,
-                            arguments: StatementArguments(positional: update.arguments))
+                        let cursor = try db.makeCursor(sql: sql, arguments: arguments)
+                        while try cursor.step() {
+                            for index in computed.indices {
+                                if case .integer(1) = try cursor.value(at: 2 + index) {
+                                    throw RowsToEvaluate()
+                                }
+                            }
+                            guard case .integer(let pk) = try cursor.value(at: 0),
+                                case .integer(let number) = try cursor.value(at: 1),
+                                let entityIndex = schemaIndexByNumber[
+                                    Int(truncatingIfNeeded: number)]
+                            else { continue }
+                            keys.append((pk, entityIndex))
+                        }
                     } catch is DatabaseError where hasExpressions {
                         // An expression the evaluator refuses (overflow, division by zero)
                         // fails in SQL too: the rows are evaluated to say which and why.
                         throw RowsToEvaluate()
                     }
-                    // NaN reaches SQLite as NULL: a NULL written by an expression is checked
-                    // by the evaluator (nil, or NaN, or a required value missing).
-                    for column in computed {
-                        let nulls = try db.fetchOne(
-                            sql:
-                                "SELECT 1 FROM \(table) WHERE \(quoteIdentifier(column)) IS NULL AND"
-                                + " Z_PK IN (SELECT pk FROM temp.og_batch_deleted) LIMIT 1")
-                        if nulls != nil { throw RowsToEvaluate() }
-                    }
+                    // RETURNING gives the rows in the order they were changed; the IDs are
+                    // given in key order (the rows share one table, so keys are unique).
+                    keys.sort { $0.pk < $1.pk }
                     let outcome = StoreBatchOutcome(
-                        updated: try batchIDs(
-                            db, sql: "SELECT pk, ent FROM temp.og_batch_deleted ORDER BY seq"))
+                        updated: keys.map { objectID(schema.entities[$0.entityIndex].name, $0.pk) })
                     try historyRecorder(db)?.record(
                         deleted: [], updated: outcome.updated,
                         updatedPositions: assignments.map(\.position))
