@@ -16,7 +16,7 @@ public final class StoreCoordinator: @unchecked Sendable {
     // stores are not thread-safe themselves. Nothing else here is mutable.
     private let lock = NSLock()
     private var stores: [any PersistentStore] = []
-    /// Identifiers of stores replaced by ``migrateStore(_:to:type:)``, mapped to their successors.
+    /// Identifiers of stores replaced by ``migrateStore(_:to:type:progress:)``, mapped to their successors.
     private var replacedStores: [String: String] = [:]
 
     /// The model.
@@ -150,7 +150,7 @@ public final class StoreCoordinator: @unchecked Sendable {
     }
 
     /// The ID an object URI stands for (`x-coredata://<store>/<Entity>/p<N>`). A URI naming a
-    /// store that ``migrateStore(_:to:type:)`` replaced gives the ID in the new store.
+    /// store that ``migrateStore(_:to:type:progress:)`` replaced gives the ID in the new store.
     /// - Throws: ``ObjectGraphError/invalidObjectURI(_:)`` when it names no store or entity here.
     public func objectID(forURI uri: URL) throws -> ObjectID {
         let text = uri.absoluteString

@@ -47,7 +47,7 @@ public struct HistoryTransaction: Sendable, Hashable {
 
     /// The objects the transaction inserted, updated and deleted, as a save's change lists
     /// (Core Data's `objectIDNotification()`): hand them to
-    /// ``ManagedContext/mergeChanges(fromRemoteContextSave:into:)``.
+    /// ``ManagedContext/mergeChanges(fromRemoteContextSave:into:)-(ContextChange,_)``.
     public func objectIDChanges() -> ContextChange {
         var result = ContextChange()
         for change in changes {

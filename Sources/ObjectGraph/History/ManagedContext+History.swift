@@ -19,7 +19,7 @@ extension ManagedContext {
     }
 
     /// Brings the changes of `transactions` into this context, as
-    /// ``mergeChanges(fromRemoteContextSave:into:)`` does for a save made elsewhere: deleted
+    /// ``mergeChanges(fromRemoteContextSave:into:)-(ContextChange,_)`` does for a save made elsewhere: deleted
     /// objects leave it, updated objects it holds are read again (its unsaved changes kept on
     /// top), inserted ones are reported.
     ///
@@ -27,7 +27,7 @@ extension ManagedContext {
     /// let result = try context.execute(HistoryRequest.fetchHistory(after: lastToken))
     /// try context.mergeChanges(fromHistory: result.transactions)
     /// ```
-    /// - Throws: what ``mergeChanges(fromRemoteContextSave:into:)`` throws.
+    /// - Throws: what ``mergeChanges(fromRemoteContextSave:into:)-(ContextChange,_)`` throws.
     public func mergeChanges(fromHistory transactions: [HistoryTransaction]) throws {
         var all = HistoryTransaction(
             token: HistoryToken(storeIdentifier: "", transactionNumber: 0),
