@@ -44,6 +44,24 @@ fi
 
 rm -rf "$work"
 mkdir -p "$work"
+# The catalogs are converted from copies, so that the diagrams of the models in Models/ (drawn
+# by the objectgraph tool just built, with Graphviz's dot) join the ObjectGraph catalog's
+# images (its ExampleModels article shows them) without touching the source tree.
+for module in "${modules[@]}"; do
+    mkdir -p "$work/catalogs"
+    cp -R "Sources/$module/$module.docc" "$work/catalogs/"
+done
+tool="$(swift build --show-bin-path)/objectgraph"
+[ -x "$tool" ] || swift build --product objectgraph >&2
+mkdir -p "$work/catalogs/ObjectGraph.docc/Resources"
+for model in Models/*.xcdatamodeld; do
+    name=$(basename "$model" .xcdatamodeld)
+    "$tool" diagram --model "$model" --format png \
+        --output "$work/catalogs/ObjectGraph.docc/Resources/$name-diagram.png" || {
+        echo "build-docs: could not draw the diagram of $model (is Graphviz's dot installed?)" >&2
+        exit 1
+    }
+done
 status=0
 for module in "${modules[@]}"; do
     # The module's own symbols and its extensions to other modules' types, nothing else.
@@ -53,7 +71,7 @@ for module in "${modules[@]}"; do
         [ -e "$extension" ] && cp "$extension" "$work/graphs/$module/"
     done
     log="$work/$module.log"
-    if ! "$docc" convert "Sources/$module/$module.docc" \
+    if ! "$docc" convert "$work/catalogs/$module.docc" \
         --additional-symbol-graph-dir "$work/graphs/$module" \
         --fallback-display-name "$module" --fallback-bundle-identifier "objectgraph.$module" \
         --enable-experimental-external-link-support \
