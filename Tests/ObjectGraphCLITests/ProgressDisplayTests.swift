@@ -177,4 +177,26 @@ struct ProgressDisplayTests {
         #expect(quiet.status == 0 && quiet.terminal.isEmpty, "\(quiet.terminal.debugDescription)")
         #expect(quiet.output.contains("migrated to Library 2"))
     }
+
+    @Test(
+        "dump draws its bar on a terminal's standard error, none with --quiet or on a pipe",
+        .enabled(if: objectgraphTool != nil))
+    func dumpOnTerminal() throws {
+        let tool = try #require(objectgraphTool)
+        let fixture = try ConvertCommandTests.Fixture()
+        defer { fixture.files.remove() }
+        let source = try fixture.makeStore(.sqlite, "Shop.sqlite")
+        let drawn = try runWithTerminalStandardError(
+            tool, ["dump", "--model", fixture.modelPath, source])
+        #expect(drawn.status == 0, "\(drawn.terminal)")
+        #expect(drawn.terminal.hasPrefix("\r\u{1B}[2K["), "\(drawn.terminal.debugDescription)")
+        #expect(drawn.terminal.contains("4/4 objects"), "\(drawn.terminal.debugDescription)")
+        #expect(drawn.terminal.hasSuffix("\r\u{1B}[2K"), "\(drawn.terminal.debugDescription)")
+        #expect(drawn.output.split(separator: "\n").count == 4 && !drawn.output.contains("\u{1B}"))
+        let quiet = try runWithTerminalStandardError(
+            tool, ["dump", "--quiet", "--model", fixture.modelPath, source])
+        #expect(quiet.status == 0 && quiet.terminal.isEmpty, "\(quiet.terminal.debugDescription)")
+        let piped = try runProcess(tool, ["dump", "--model", fixture.modelPath, source])
+        #expect(piped.status == 0 && piped.errors.isEmpty, "\(piped.errors.debugDescription)")
+    }
 }

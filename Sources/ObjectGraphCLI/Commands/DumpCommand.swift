@@ -15,13 +15,15 @@ struct DumpCommand: Command {
         write permission. A path that is not a regular file (a FIFO, device or folder) is
         refused before it is opened.
 
-        USAGE: objectgraph dump [--model MODEL] STORE [--entity NAME]
+        USAGE: objectgraph dump [--model MODEL] STORE [--entity NAME] [--quiet]
 
         OPTIONS:
           --model MODEL   The .xcdatamodeld, .xcdatamodel or contents file. Without
                           it, the model the store keeps inside it (Core Data's
                           Z_MODELCACHE).
           --entity NAME   Only objects of this entity (and its subentities).
+          -q, --quiet     Show no progress (a bar on a terminal, lines on standard
+                          error otherwise, once the dump has run for a second).
           -h, --help      Show help.
 
         """
@@ -30,10 +32,14 @@ struct DumpCommand: Command {
         var model: String?
         var entity: String?
         var store: String?
+        var quiet = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
+            case "--quiet", "-q":
+                quiet = true
+                index += 1
             case "--model", "--entity":
                 guard index + 1 < arguments.count else {
                     return usageError("\(argument) needs a value", io: io)
@@ -59,14 +65,30 @@ struct DumpCommand: Command {
             let names =
                 entity.map { [$0] }
                 ?? loaded.entities.filter { $0.parentName == nil }.map(\.name).sorted()
+            for name in names where loaded.entity(named: name) == nil {
+                io.writeError("error: the model has no entity '\(name)'\n")
+                return ExitStatus.usage
+            }
+            // Progress on standard error (the dump goes to standard output): objects written
+            // of those the store holds, counted first.
+            let display = ProgressDisplay(
+                command: Self.name, io: io, mode: ProgressDisplay.mode(quiet: quiet, io: io))
+            defer { display.finish() }
+            let total = try names.reduce(0) {
+                $0 + (try context.count(for: FetchRequest(entityName: $1)))
+            }
+            var done = 0
             for name in names {
-                guard loaded.entity(named: name) != nil else {
-                    io.writeError("error: the model has no entity '\(name)'\n")
-                    return ExitStatus.usage
-                }
-                let request = FetchRequest(entityName: name)
-                for object in try context.fetch(request) {
+                for object in try context.fetch(FetchRequest(entityName: name)) {
                     io.write(try StoreJSON.line(StoreJSON.object(object, model: loaded)) + "\n")
+                    done += 1
+                    if done % 256 == 0 || done == total {
+                        display.show(
+                            ProgressDisplay.Report(
+                                fraction: total > 0 ? Double(done) / Double(total) : 1,
+                                counts: (done, total), unit: "objects",
+                                detail: "writing \(name)"))
+                    }
                 }
             }
             return ExitStatus.success
