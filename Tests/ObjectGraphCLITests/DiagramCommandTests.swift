@@ -248,7 +248,7 @@ struct DiagramCommandTests {
         let path = try files.model("Forty", Self.fortyEntityModel)
         let model = try EntityModel(contentsOf: URL(fileURLWithPath: path))
         #expect(model.entities.count == 40)
-        let dot = ModelDiagram(model: model, title: "Forty").dot
+        let dot = ModelDiagram(model: model, title: "Forty", layout: .layered).dot
         #expect(dot.split(separator: "\n").filter { $0.contains(" -> ") }.count == 39 + 39 + 6)
         // One-way links do not rank their ends; leaves of one entity are staggered.
         #expect(dot.components(separatedBy: "constraint=false").count - 1 == 39)
@@ -256,6 +256,78 @@ struct DiagramCommandTests {
         let svg = String(decoding: try Self.graphviz.render(dot, format: "svg"), as: UTF8.self)
         #expect(svg.components(separatedBy: "class=\"node\"").count - 1 == 40)
         #expect(svg.components(separatedBy: "class=\"edge\"").count - 1 == 39 + 39 + 6)
+    }
+
+    @Test(
+        "over 30 entities are laid out by springs: no box overlaps, about as wide as tall",
+        .enabled(if: graphviz.program != nil))
+    func fortyEntitiesSpring() throws {
+        let files = try ValidateDescribeFiles()
+        defer { files.remove() }
+        let path = try files.model("Forty", Self.fortyEntityModel)
+        let model = try EntityModel(contentsOf: URL(fileURLWithPath: path))
+        let diagram = ModelDiagram(model: model, title: "Forty")
+        #expect(diagram.resolvedLayout == .spring)
+        let dot = diagram.dot
+        #expect(dot.contains("layout=neato") && dot.contains("overlap=false"))
+        #expect(!dot.contains("rankdir") && !dot.contains("minlen"))
+        let svg = String(decoding: try Self.graphviz.render(dot, format: "svg"), as: UTF8.self)
+        let boxes = Self.nodeBoxes(in: svg)
+        #expect(boxes.count == 40)
+        for (index, box) in boxes.enumerated() {
+            for other in boxes[(index + 1)...] {
+                #expect(!box.intersects(other), "\(box) overlaps \(other)")
+            }
+        }
+        let size = try #require(Self.size(of: svg))
+        #expect(size.width / size.height > 0.5 && size.width / size.height < 2, "\(size)")
+        // The columns this model had before: a strip more than three times as tall as wide.
+        let layered = ModelDiagram(model: model, title: "Forty", layout: .layered).dot
+        let strip = try #require(
+            Self.size(
+                of: String(
+                    decoding: try Self.graphviz.render(layered, format: "svg"), as: UTF8.self)))
+        #expect(strip.height / strip.width > 2, "\(strip)")
+        // Up to 30 entities stay in columns; the option chooses either way.
+        let small = try EntityModel(
+            contentsOf: URL(fileURLWithPath: try files.model("School", Self.school)))
+        #expect(ModelDiagram(model: small).resolvedLayout == .layered)
+        #expect(ModelDiagram(model: small, layout: .spring).dot.contains("layout=neato"))
+        let chosen = ValidateDescribeFiles.run(
+            ["diagram", "--model", path, "--layout", "layered", "--format", "dot"])
+        #expect(chosen.status == 0 && chosen.output.contains("rankdir=LR"), "\(chosen.errors)")
+        let wrong = ValidateDescribeFiles.run(["diagram", "--model", path, "--layout", "grid"])
+        #expect(wrong.status == 2 && wrong.errors.contains("unknown layout 'grid'"))
+    }
+
+    /// The bounding box of each entity's box (its outer polygon) in an SVG Graphviz drew.
+    static func nodeBoxes(in svg: String) -> [CGRect] {
+        svg.components(separatedBy: "class=\"node\"").dropFirst().compactMap { node in
+            guard let start = node.range(of: "points=\""),
+                let end = node[start.upperBound...].firstIndex(of: "\"")
+            else { return nil }
+            let points = node[start.upperBound..<end].split(separator: " ").compactMap {
+                pair -> CGPoint? in
+                let parts = pair.split(separator: ",").compactMap { Double($0) }
+                return parts.count == 2 ? CGPoint(x: parts[0], y: parts[1]) : nil
+            }
+            guard let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(),
+                let minY = points.map(\.y).min(), let maxY = points.map(\.y).max()
+            else { return nil }
+            return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        }
+    }
+
+    /// The picture's size in points, from the SVG's `width="…pt" height="…pt"`.
+    static func size(of svg: String) -> CGSize? {
+        func number(_ name: String) -> Double? {
+            guard let start = svg.range(of: "\(name)=\""),
+                let end = svg[start.upperBound...].range(of: "pt\"")
+            else { return nil }
+            return Double(svg[start.upperBound..<end.lowerBound])
+        }
+        guard let width = number("width"), let height = number("height") else { return nil }
+        return CGSize(width: width, height: height)
     }
 
     /// Forty entities E0 … E39, each with three attributes, in a tree of to-many `items` ↔

@@ -82,6 +82,66 @@ struct ProgressDisplayTests {
         #expect(ProgressDisplay.mode(quiet: false, io: BufferIO()) == .lines)
     }
 
+    @Test("a step of unknown share shows the time so far: a moving mark, or a line a second in")
+    func unknownShare() {
+        let working = ProgressDisplay.Report(
+            fraction: nil, counts: nil, unit: "", detail: "laying out 40 entities")
+        #expect(
+            ProgressDisplay.bar(working, elapsed: 0, width: 10)
+                == "[<=>.......]  0:00 so far  laying out 40 entities")
+        #expect(
+            ProgressDisplay.bar(working, elapsed: 0.35, width: 10)
+                == "[...<=>....]  0:00 so far  laying out 40 entities")
+        // The mark comes back from the end.
+        #expect(ProgressDisplay.bar(working, elapsed: 0.9, width: 10).hasPrefix("[.....<=>..]"))
+        let long = ProgressDisplay.Report(
+            fraction: nil, counts: nil, unit: "", detail: String(repeating: "x", count: 200))
+        #expect(ProgressDisplay.bar(long, elapsed: 1).count == 79)
+        let clock = ManualClock()
+        let io = BufferIO()
+        let display = ProgressDisplay(command: "diagram", io: io, mode: .lines, now: { clock.now })
+        display.show(working)
+        clock.advance(0.9)
+        display.show(working)
+        #expect(io.errorOutput.isEmpty)
+        clock.advance(0.2)
+        display.show(working)
+        clock.advance(5)
+        display.show(working)  // within ten seconds of the last line: nothing
+        clock.advance(5)
+        display.show(working)
+        display.finish()
+        #expect(
+            io.errorOutput == """
+                diagram: 0:01 so far (laying out 40 entities)
+                diagram: 0:11 so far (laying out 40 entities)
+                diagram: done in 0:12
+
+                """)
+    }
+
+    @Test("showWhile redraws while its work runs and stops when it returns; quiet shows nothing")
+    func showWhileRuns() throws {
+        let io = BufferIO()
+        let display = ProgressDisplay(command: "diagram", io: io, mode: .bar)
+        let working = ProgressDisplay.Report(
+            fraction: nil, counts: nil, unit: "", detail: "laying out")
+        let value = display.showWhile(working) { () -> Int in
+            Thread.sleep(forTimeInterval: 0.35)
+            return 7
+        }
+        #expect(value == 7)
+        let draws = io.errorOutput.components(separatedBy: "\r\u{1B}[2K").count - 1
+        #expect(draws >= 2, "\(io.errorOutput.debugDescription)")
+        Thread.sleep(forTimeInterval: 0.25)
+        #expect(io.errorOutput.components(separatedBy: "\r\u{1B}[2K").count - 1 == draws)
+        let quiet = BufferIO()
+        let silent = ProgressDisplay(command: "diagram", io: quiet, mode: .quiet)
+        struct Failure: Error {}
+        #expect(throws: Failure.self) { try silent.showWhile(working) { throw Failure() } }
+        #expect(quiet.errorOutput.isEmpty)
+    }
+
     @Test("the bar is redrawn in place at most ten times a second and cleared at the end")
     func barRedraws() {
         let clock = ManualClock()
@@ -198,5 +258,51 @@ struct ProgressDisplayTests {
         #expect(quiet.status == 0 && quiet.terminal.isEmpty, "\(quiet.terminal.debugDescription)")
         let piped = try runProcess(tool, ["dump", "--model", fixture.modelPath, source])
         #expect(piped.status == 0 && piped.errors.isEmpty, "\(piped.errors.debugDescription)")
+    }
+
+    @Test(
+        "query, history and diagram draw their progress on a terminal, none with --quiet",
+        .enabled(if: objectgraphTool != nil && DiagramCommandTests.graphviz.program != nil))
+    func queryHistoryDiagramOnTerminal() throws {
+        let tool = try #require(objectgraphTool)
+        let fixture = try ConvertCommandTests.Fixture()
+        defer { fixture.files.remove() }
+        let source = try fixture.makeStore(.sqlite, "Shop.sqlite")
+        let query = try runWithTerminalStandardError(
+            tool, ["query", "--model", fixture.modelPath, "--entity", "Item", source])
+        #expect(query.status == 0, "\(query.terminal)")
+        #expect(query.terminal.contains("fetching Item"), "\(query.terminal.debugDescription)")
+        #expect(query.terminal.contains("3/3 objects"), "\(query.terminal.debugDescription)")
+        #expect(query.terminal.hasSuffix("\r\u{1B}[2K"), "\(query.terminal.debugDescription)")
+        #expect(query.output.split(separator: "\n").count == 3 && !query.output.contains("\u{1B}"))
+        let quietQuery = try runWithTerminalStandardError(
+            tool, ["query", "-q", "--model", fixture.modelPath, "--entity", "Item", source])
+        #expect(quietQuery.status == 0 && quietQuery.terminal.isEmpty)
+
+        let (model, store) = try HistoryCommandTests.makeStore(in: fixture.files.folder)
+        let history = try runWithTerminalStandardError(
+            tool, ["history", "--model", model.path, store.path])
+        #expect(history.status == 0, "\(history.terminal)")
+        #expect(history.terminal.contains("reading the history"))
+        #expect(
+            history.terminal.contains("2/2 transactions"), "\(history.terminal.debugDescription)")
+        #expect(history.output.split(separator: "\n").count == 2)
+        let quietHistory = try runWithTerminalStandardError(
+            tool, ["history", "--quiet", "--model", model.path, store.path])
+        #expect(quietHistory.status == 0 && quietHistory.terminal.isEmpty)
+
+        let forty = try fixture.files.model("Forty", DiagramCommandTests.fortyEntityModel)
+        let png = fixture.path("Forty.png")
+        let diagram = try runWithTerminalStandardError(
+            tool, ["diagram", "--model", forty, "--output", png])
+        #expect(diagram.status == 0, "\(diagram.terminal)")
+        #expect(
+            diagram.terminal.contains("so far  laying out 40 entities (Graphviz neato)"),
+            "\(diagram.terminal.debugDescription)")
+        #expect(diagram.terminal.hasSuffix("\r\u{1B}[2K"))
+        #expect(FileManager.default.fileExists(atPath: png))
+        let quietDiagram = try runWithTerminalStandardError(
+            tool, ["diagram", "-q", "--model", forty, "--output", png])
+        #expect(quietDiagram.status == 0 && quietDiagram.terminal.isEmpty)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import ObjectGraph
 
-/// `objectgraph diagram --model MODEL [--format svg|dot|png] [--output FILE]`: the model's
-/// entity-relationship diagram (``ModelDiagram``), as DOT or laid out by Graphviz.
+/// `objectgraph diagram --model MODEL [--format svg|dot|png] [--layout L] [--output FILE]`:
+/// the model's entity-relationship diagram (``ModelDiagram``), as DOT or laid out by Graphviz.
 struct DiagramCommand: Command {
     static let name = "diagram"
     static let abstract = "Draw a model's entity-relationship diagram (DOT, SVG or PNG)"
@@ -16,17 +16,28 @@ struct DiagramCommand: Command {
         subentity to its parent. Abstract entities have an italic name and «abstract».
 
         DOT is written by objectgraph itself; SVG and PNG are laid out by Graphviz's 'dot'
-        program (Debian package 'graphviz'), which must be installed for them.
+        program (Debian package 'graphviz'), which must be installed for them. While Graphviz
+        works, the time it has taken shows on standard error (a bar on a terminal, a line
+        after a second elsewhere, nothing with --quiet).
 
-        USAGE: objectgraph diagram --model <model> [--format svg|dot|png] [--output <file>]
+        A model of up to 30 entities is laid out in columns, parents and owners first; a
+        larger one with related boxes pulled together and no two boxes overlapping, so that
+        it stays about as wide as it is tall.
+
+        USAGE: objectgraph diagram --model <model> [--format svg|dot|png]
+                                   [--layout automatic|layered|spring] [--output <file>]
 
         OPTIONS:
           --model <model>     The .xcdatamodeld bundle (its current version), a .xcdatamodel
                               folder or a contents file.
           --format <format>   dot, svg or png. Default: from the output's extension (.dot,
                               .gv, .svg, .png), else dot.
+          --layout <layout>   layered (columns, Graphviz dot), spring (Graphviz neato,
+                              no overlaps) or automatic (layered up to 30 entities,
+                              spring beyond). Default: automatic.
           --output <file>     Where to write the diagram (replaced if it exists). Default:
                               standard output (not for png).
+          -q, --quiet         Show no progress.
           -h, --help          Show this help.
 
         EXIT STATUS:
@@ -44,11 +55,16 @@ struct DiagramCommand: Command {
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
         var values: [String: String] = [:]
+        var quiet = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard ["--model", "--format", "--output"].contains(argument) else {
+            if argument == "--quiet" || argument == "-q" {
+                quiet = true
+                continue
+            }
+            guard ["--model", "--format", "--layout", "--output"].contains(argument) else {
                 return usageError(
                     argument.hasPrefix("-")
                         ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'",
@@ -77,15 +93,34 @@ struct DiagramCommand: Command {
         if format == "png" && output == nil {
             return usageError("png needs --output <file>", io: io)
         }
+        guard let layout = ModelDiagram.Layout(rawValue: values["--layout"] ?? "automatic") else {
+            return usageError(
+                "unknown layout '\(values["--layout"] ?? "")' (automatic, layered, spring)", io: io)
+        }
         do {
             let url = URL(fileURLWithPath: modelPath)
             let model = try EntityModel(contentsOf: url)
             let title = url.standardizedFileURL.deletingPathExtension().lastPathComponent
-            let dot = ModelDiagram(model: model, title: title == "contents" ? nil : title).dot
-            let data =
-                format == "dot"
-                ? Data(dot.utf8)
-                : try GraphvizRenderer(environment: io.environment).render(dot, format: format)
+            let diagram = ModelDiagram(
+                model: model, title: title == "contents" ? nil : title, layout: layout)
+            let dot = diagram.dot
+            let data: Data
+            if format == "dot" {
+                data = Data(dot.utf8)
+            } else {
+                let display = ProgressDisplay(
+                    command: Self.name, io: io, mode: ProgressDisplay.mode(quiet: quiet, io: io))
+                defer { display.finish() }
+                let engine = diagram.resolvedLayout == .spring ? "neato" : "dot"
+                let count = model.entities.count
+                let working = ProgressDisplay.Report(
+                    fraction: nil, counts: nil, unit: "",
+                    detail: "laying out \(count) \(count == 1 ? "entity" : "entities")"
+                        + " (Graphviz \(engine))")
+                data = try display.showWhile(working) {
+                    try GraphvizRenderer(environment: io.environment).render(dot, format: format)
+                }
+            }
             if let output {
                 try data.write(to: URL(fileURLWithPath: output), options: .atomic)
             } else {

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
 
-/// `objectgraph history [--model MODEL] STORE [--after TOKEN] [--changes]`: a store's
+/// `objectgraph history [--model MODEL] STORE [--after TOKEN] [--changes] [--quiet]`: a store's
 /// persistent history as JSON lines.
 struct HistoryCommand: Command {
     static let name = "history"
@@ -16,9 +16,10 @@ struct HistoryCommand: Command {
         With --changes, each transaction is followed by its changes:
           {"type": "change", "token": ..., "changeID": N, "changeType": "insert|update|delete",
            "object": "<URI>", "entity": "...", "updatedProperties": [...], "tombstone": {...}}
-        The store is opened read-only: nothing in its folder changes.
+        The store is opened read-only: nothing in its folder changes. Progress shows on
+        standard error (a bar on a terminal, lines after a second elsewhere).
 
-        USAGE: objectgraph history [--model MODEL] STORE [--after TOKEN] [--changes]
+        USAGE: objectgraph history [--model MODEL] STORE [--after TOKEN] [--changes] [--quiet]
 
         OPTIONS:
           --model MODEL   The .xcdatamodeld, .xcdatamodel or contents file. Without
@@ -26,6 +27,7 @@ struct HistoryCommand: Command {
           --after TOKEN   Only transactions after this one: a token printed before
                           (<STORE-UUID>:<N>) or a transaction number.
           --changes       Print each transaction's changes too.
+          -q, --quiet     Show no progress.
           -h, --help      Show help.
 
         EXIT: 0 printed (nothing when the store kept no history), 2 usage error, an expired
@@ -37,6 +39,7 @@ struct HistoryCommand: Command {
         var model: String?
         var after: String?
         var changes = false
+        var quiet = false
         var store: String?
         var index = 0
         while index < arguments.count {
@@ -54,6 +57,9 @@ struct HistoryCommand: Command {
                 index += 2
             case "--changes":
                 changes = true
+                index += 1
+            case "--quiet", "-q":
+                quiet = true
                 index += 1
             default:
                 if argument.hasPrefix("-") {
@@ -79,10 +85,25 @@ struct HistoryCommand: Command {
                 }
                 request = .fetchHistory(after: token)
             }
-            for transaction in try context.execute(request).transactions {
+            let display = ProgressDisplay(
+                command: Self.name, io: io, mode: ProgressDisplay.mode(quiet: quiet, io: io))
+            defer { display.finish() }
+            let transactions = try display.showWhile(
+                ProgressDisplay.Report(
+                    fraction: nil, counts: nil, unit: "", detail: "reading the history")
+            ) { try context.execute(request).transactions }
+            for (index, transaction) in transactions.enumerated() {
                 io.write(try StoreJSON.line(json(transaction)) + "\n")
                 for change in transaction.changes where changes {
                     io.write(try StoreJSON.line(json(change)) + "\n")
+                }
+                let done = index + 1
+                if done % 64 == 0 || done == transactions.count {
+                    display.show(
+                        ProgressDisplay.Report(
+                            fraction: Double(done) / Double(transactions.count),
+                            counts: (done, transactions.count), unit: "transactions",
+                            detail: "writing"))
                 }
             }
             return ExitStatus.success

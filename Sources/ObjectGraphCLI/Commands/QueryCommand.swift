@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 /// `objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]] [--limit N]
-/// [--sql | --explain] STORE 'PREDICATE'`: the objects matching a predicate, the SQL that finds
+/// [--sql | --explain] [--quiet] STORE 'PREDICATE'`: the objects matching a predicate, the SQL that finds
 /// them, or SQLite's plan for it.
 struct QueryCommand: Command {
     static let name = "query"
@@ -11,10 +11,11 @@ struct QueryCommand: Command {
         OVERVIEW: Print the objects of a store that match a predicate, as 'dump' prints them,
         or with --sql the SQL and bound arguments a SQLite store runs for it, or with --explain
         SQLite's query plan for it. The store is opened read-only, as 'dump' opens it: nothing
-        in its folder changes.
+        in its folder changes. Progress shows on standard error while the query runs and the
+        objects are written (a bar on a terminal, lines after a second elsewhere).
 
         USAGE: objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]]... [--limit N]
-                                 [--sql | --explain] STORE ['PREDICATE']
+                                 [--sql | --explain] [--quiet] STORE ['PREDICATE']
 
         OPTIONS:
           --model MODEL      The .xcdatamodeld, .xcdatamodel or contents file. Without
@@ -28,6 +29,7 @@ struct QueryCommand: Command {
           --explain          Print how the fetch runs instead of the objects: the SQL, SQLite's
                              query plan as a tree (which index, which scans, where it sorts),
                              and which parts are evaluated in memory, and why.
+          -q, --quiet        Show no progress.
           -h, --help         Show help.
 
         EXIT: 0 success, 1 the predicate does not parse, 2 usage or unreadable input.
@@ -41,6 +43,7 @@ struct QueryCommand: Command {
         var limit = 0
         var showSQL = false
         var explain = false
+        var quiet = false
         var positional: [String] = []
         var index = 0
         while index < arguments.count {
@@ -74,6 +77,9 @@ struct QueryCommand: Command {
                 index += 1
             case "--explain":
                 explain = true
+                index += 1
+            case "--quiet", "-q":
+                quiet = true
                 index += 1
             case "--":
                 positional += arguments[(index + 1)...]
@@ -117,13 +123,41 @@ struct QueryCommand: Command {
                 io.write(try context.explain(request).description + "\n")
                 return ExitStatus.success
             }
-            for object in try context.fetch(request) {
-                io.write(try StoreJSON.line(StoreJSON.object(object, model: loaded)) + "\n")
-            }
+            try writeObjects(request, context: context, model: loaded, quiet: quiet, io: io)
             return ExitStatus.success
         } catch {
             io.writeError("error: \(error)\n")
             return ExitStatus.usage
+        }
+    }
+
+    /// Writes the objects `request` fetches, a line each, with the progress on standard
+    /// error: the time the query takes, then objects written of those found. The objects are
+    /// loaded a batch at a time, so a large result never sits in memory whole.
+    static func writeObjects(
+        _ request: FetchRequest<ManagedObject>, context: ManagedContext, model: EntityModel,
+        quiet: Bool, io: CommandIO
+    ) throws {
+        let entity = request.entityName ?? "objects"
+        let display = ProgressDisplay(
+            command: Self.name, io: io, mode: ProgressDisplay.mode(quiet: quiet, io: io))
+        defer { display.finish() }
+        var batched = request
+        batched.fetchBatchSize = 256
+        let objects = try display.showWhile(
+            ProgressDisplay.Report(
+                fraction: nil, counts: nil, unit: "", detail: "fetching \(entity)")
+        ) { try context.fetch(batched) }
+        for (index, object) in objects.enumerated() {
+            io.write(try StoreJSON.line(StoreJSON.object(object, model: model)) + "\n")
+            let done = index + 1
+            if done % 256 == 0 || done == objects.count {
+                display.show(
+                    ProgressDisplay.Report(
+                        fraction: Double(done) / Double(objects.count),
+                        counts: (done, objects.count), unit: "objects",
+                        detail: "writing \(entity)"))
+            }
         }
     }
 }

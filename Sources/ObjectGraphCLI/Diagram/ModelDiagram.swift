@@ -12,15 +12,41 @@ import ObjectGraph
 /// let dot = ModelDiagram(model: model, title: "School").dot
 /// ```
 public struct ModelDiagram: Sendable {
+    /// How the boxes are placed.
+    public enum Layout: String, Sendable, CaseIterable {
+        /// Layered for a model of up to ``ModelDiagram/springThreshold`` entities, spring
+        /// beyond.
+        case automatic
+        /// In columns from left to right, parents before subentities and owners before what
+        /// they own (Graphviz `dot`): clearest for small and medium models.
+        case layered
+        /// Related boxes pulled together and all boxes pushed apart, never overlapping
+        /// (Graphviz `neato`): a large model stays about as wide as it is tall, with short
+        /// lines, where columns would grow into a long strip of crossing lines.
+        case spring
+    }
+
+    /// The most entities ``Layout/automatic`` lays out in columns.
+    public static let springThreshold = 30
+
     /// The model drawn.
     public var model: EntityModel
     /// The diagram's caption (the model's name), or `nil` for none.
     public var title: String?
+    /// How the boxes are placed.
+    public var layout: Layout
 
-    /// Creates the diagram of `model`, captioned `title`.
-    public init(model: EntityModel, title: String? = nil) {
+    /// Creates the diagram of `model`, captioned `title`, laid out as `layout` says.
+    public init(model: EntityModel, title: String? = nil, layout: Layout = .automatic) {
         self.model = model
         self.title = title
+        self.layout = layout
+    }
+
+    /// The layout used: ``Layout/automatic`` resolved by the model's size.
+    public var resolvedLayout: Layout {
+        guard layout == .automatic else { return layout }
+        return model.entities.count > Self.springThreshold ? .spring : .layered
     }
 
     /// The diagram as a DOT graph, ready for `dot -Tsvg` or `dot -Tpng`.
@@ -30,7 +56,8 @@ public struct ModelDiagram: Sendable {
             identifiers[entity.name] = "e\(index)"
         }
         var lines = ["digraph \(DOTText.quoted(title ?? "model")) {"]
-        lines += Self.graphAttributes(entityCount: model.entities.count)
+        let layout = resolvedLayout
+        lines += Self.graphAttributes(entityCount: model.entities.count, layout: layout)
         if let title {
             lines.append("  label=<<B>\(DOTText.html(title))</B>>;")
         }
@@ -41,7 +68,9 @@ public struct ModelDiagram: Sendable {
         let edges = ModelDiagramEdge.edges(of: model).filter {
             identifiers[$0.tail] != nil && identifiers[$0.head] != nil
         }
-        let lengths = Self.staggeredLengths(edges)
+        let lengths =
+            layout == .spring
+            ? Array(repeating: 1, count: edges.count) : Self.staggeredLengths(edges)
         for (index, edge) in edges.enumerated() {
             guard let tail = identifiers[edge.tail], let head = identifiers[edge.head] else {
                 continue
@@ -54,14 +83,25 @@ public struct ModelDiagram: Sendable {
     }
 
     /// The graph, node and edge defaults.
-    static func graphAttributes(entityCount: Int) -> [String] {
-        // Larger models spread out more so that the names on the lines stay apart.
-        let separation =
-            entityCount > 12 ? "nodesep=0.5; ranksep=0.9;" : "nodesep=0.4; ranksep=0.6;"
-        return [
-            "  graph [fontname=\"Helvetica\", fontsize=14, labelloc=t, splines=true, "
-                + "newrank=true, rankdir=LR, pad=0.3];",
-            "  \(separation)",
+    static func graphAttributes(entityCount: Int, layout: Layout = .layered) -> [String] {
+        let placement: [String]
+        if layout == .spring {
+            // Boxes kept apart by a margin wide enough for the names at the lines' ends.
+            placement = [
+                "  graph [fontname=\"Helvetica\", fontsize=14, labelloc=t, splines=true, "
+                    + "layout=neato, overlap=false, sep=\"+16\", pad=0.3];"
+            ]
+        } else {
+            // Larger models spread out more so that the names on the lines stay apart.
+            let separation =
+                entityCount > 12 ? "nodesep=0.5; ranksep=0.9;" : "nodesep=0.4; ranksep=0.6;"
+            placement = [
+                "  graph [fontname=\"Helvetica\", fontsize=14, labelloc=t, splines=true, "
+                    + "newrank=true, rankdir=LR, pad=0.3];",
+                "  \(separation)",
+            ]
+        }
+        return placement + [
             "  node [shape=plain, fontname=\"Helvetica\", fontsize=11];",
             "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#34495e\", "
                 + "fontcolor=\"#1f3a5f\", labelfontsize=9, labelfontcolor=\"#1f3a5f\", "
@@ -101,7 +141,7 @@ public struct ModelDiagram: Sendable {
     }
 
     /// The DOT statement drawing `edge` between the nodes `tail` and `head`, at least
-    /// `length` ranks long.
+    /// `length` ranks long (in a layered layout).
     static func statement(_ edge: ModelDiagramEdge, tail: String, head: String, length: Int = 1)
         -> String
     {
