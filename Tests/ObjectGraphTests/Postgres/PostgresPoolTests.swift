@@ -54,6 +54,17 @@ struct PostgresPoolTests {
         return coordinator
     }
 
+    @Test("pool_size is read from the URL, shown, kept from libpq, and must be positive")
+    func poolSizeParameter() throws {
+        let url = try PostgresURL(string: "postgresql://app:pw@db/shop?schema=s&pool_size=3")
+        #expect(url.poolSize == 3)
+        #expect(url.parameters["pool_size"] == nil)
+        #expect(url.description == "postgresql://app:***@db/shop?schema=s&pool_size=3")
+        #expect(throws: PostgresError.self) {
+            try PostgresURL(string: "postgresql://db/shop?pool_size=0")
+        }
+    }
+
     @Test("coordinators of one process on one URL share its connections, one lent per operation")
     func sharedAcrossCoordinators() throws {
         let (url, name) = try Self.namedURL()
