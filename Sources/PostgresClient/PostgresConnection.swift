@@ -16,7 +16,11 @@ import Foundation
 public final class PostgresConnection {
     /// Where the connection goes (its password is never shown).
     public let url: PostgresURL
-    private let handle: OpaquePointer
+    /// libpq's connection (used by the extensions in this module).
+    let handle: OpaquePointer
+    /// Called after each statement ``execute(_:_:)`` or ``run(_:)`` finishes, with its SQL,
+    /// time and counts (a SQL log; `nil`: nothing is measured).
+    public var statementObserver: ((PostgresStatementRecord) -> Void)?
     /// Prepared statement names by SQL text.
     private var preparedNames: [String: String] = [:]
     private var savepointDepth = 0
@@ -74,16 +78,23 @@ public final class PostgresConnection {
             }
         }
         let name = try preparedName(for: sql)
+        let started = statementObserver == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         let result = Self.withParameters(arguments) { values, lengths, formats in
             PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
         }
-        return try take(result, sql: sql)
+        return try observed(sql, arguments, since: started) { () throws(PostgresError) in
+            try take(result, sql: sql)
+        }
     }
 
     /// Runs `sql` as it is, without parameters (DDL, several statements separated by `;`).
     @discardableResult
     public func run(_ sql: String) throws(PostgresError) -> PostgresResult {
-        try take(PQexec(handle, sql), sql: sql)
+        let started = statementObserver == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        let result = PQexec(handle, sql)
+        return try observed(sql, [], since: started) { () throws(PostgresError) in
+            try take(result, sql: sql)
+        }
     }
 
     /// Whether a transaction is open on the connection.

@@ -9,8 +9,9 @@ import Foundation
 /// - a password in the URL (`user:secret@`, or `password=`), in `PGPASSWORD`, in a passfile
 ///   (`~/.pgpass`, `PGPASSFILE` or `passfile=`), or given to ``PostgresConnection`` directly.
 ///
-/// `schema` is ObjectGraph's own parameter (the schema a store keeps its tables in); the other
-/// query parameters are libpq's connection keywords (`sslmode`, `connect_timeout`, …).
+/// `schema` and `pool_size` are ObjectGraph's own parameters (the schema a store keeps its
+/// tables in; the most connections a process opens to the URL at once); the other query
+/// parameters are libpq's connection keywords (`sslmode`, `connect_timeout`, …).
 ///
 /// ```swift
 /// let url = try PostgresURL(string: "postgresql://app:secret@db.local/shop?schema=orders")
@@ -29,6 +30,9 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible,
     public var database: String?
     /// The schema the store's tables live in (`schema=`), `nil` when not given.
     public var schema: String?
+    /// The most connections the stores of one process keep open to this URL at once
+    /// (`pool_size`), `nil` when not given.
+    public var poolSize: Int?
     /// Further libpq connection keywords from the query (`sslmode`, `connect_timeout`, …).
     public var parameters: [String: String]
     /// The password the URL carries; never printed.
@@ -69,6 +73,12 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible,
             let value = item.value ?? ""
             switch item.name {
             case "schema": schema = Self.nonEmpty(value)
+            case "pool_size":
+                guard let number = Int(value), number > 0 else {
+                    throw PostgresError(
+                        .invalidURL, "pool_size \(value) is no positive number of connections")
+                }
+                poolSize = number
             case "host": host = Self.nonEmpty(value)
             case "user": user = Self.nonEmpty(value)
             case "dbname": database = Self.nonEmpty(value)
@@ -84,7 +94,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible,
                 throw PostgresError(
                     .invalidURL,
                     "unknown parameter \(item.name) in \(Self.redacted(text)); known: schema,"
-                        + " host, port, user, dbname, password, "
+                        + " pool_size, host, port, user, dbname, password, "
                         + Self.libpqKeywords.sorted().joined(separator: ", "))
             }
         }
@@ -130,6 +140,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible,
         if let port, tcpHost == nil { query.append("port=\(port)") }
         text += "/" + (database.map(Self.encoded) ?? "")
         if let schema { query.append("schema=" + Self.encoded(schema)) }
+        if let poolSize { query.append("pool_size=\(poolSize)") }
         for (name, value) in parameters.sorted(by: { $0.key < $1.key }) {
             query.append(name + "=" + (name == "sslpassword" ? "***" : Self.encoded(value)))
         }
@@ -146,6 +157,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible,
             children: [
                 "user": user as Any, "host": host as Any, "port": port as Any,
                 "database": database as Any, "schema": schema as Any,
+                "poolSize": poolSize as Any,
                 "hasPassword": hasPassword, "parameters": parameters,
             ])
     }

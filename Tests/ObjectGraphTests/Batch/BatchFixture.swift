@@ -2,19 +2,32 @@ import Foundation
 
 @testable import ObjectGraph
 
-/// The store types every batch test runs on: the SQLite store (SQL), and the stores that run
-/// the same requests over their rows.
+/// The store types every batch test runs on: the SQLite and PostgreSQL stores (SQL), and the
+/// stores that run the same requests over their rows.
 enum BatchStoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite, xml, binary, inMemory
+    case sqlite, postgres, xml, binary, inMemory
 
     var description: String { rawValue }
 
     var type: StoreType {
         switch self {
         case .sqlite: return .sqlite
+        case .postgres: return .postgres
         case .xml: return .xml
         case .binary: return .binary
         case .inMemory: return .inMemory
+        }
+    }
+
+    /// Where a new store named `name` of this kind goes: a file in `folder`, a fresh schema on
+    /// the test PostgreSQL server, or nowhere (in memory).
+    func url(in folder: URL, name: String) throws -> URL? {
+        switch self {
+        case .inMemory: return nil
+        case .postgres:
+            return try TestPostgresServer.require().url(
+                schema: TestPostgresServer.freshSchema(name))
+        case .sqlite, .xml, .binary: return folder.appendingPathComponent("\(name).\(rawValue)")
         }
     }
 }
@@ -38,8 +51,7 @@ final class BatchFixture {
         self.kind = kind
         folder = try TestSupport.makeTemporaryFolder()
         coordinator = StoreCoordinator(model: Self.model())
-        let url = kind == .inMemory ? nil : folder.appendingPathComponent("batch.\(kind)")
-        _ = try coordinator.addStore(type: kind.type, at: url)
+        _ = try coordinator.addStore(type: kind.type, at: try kind.url(in: folder, name: "batch"))
         try Self.seed(ManagedContext(coordinator: coordinator))
         context = ManagedContext(coordinator: coordinator)
         context.retainsRegisteredObjects = true

@@ -29,8 +29,8 @@ struct BatchUnpairedTests {
 
         init(_ kind: BatchStoreKind) throws {
             folder = try TestSupport.makeTemporaryFolder()
-            let url = kind == .inMemory ? nil : folder.appendingPathComponent("unpaired.\(kind)")
-            _ = try coordinator.addStore(type: kind.type, at: url)
+            _ = try coordinator.addStore(
+                type: kind.type, at: try kind.url(in: folder, name: "unpaired"))
             let context = ManagedContext(coordinator: coordinator)
             let board = try context.insert("Board")
             try board.set("b", for: "name")

@@ -178,11 +178,79 @@ extension PostgresStore {
         return ids.compactMap { byID[$0] }
     }
 
-    /// The context reads each owner's list (``relatedIDs(of:entityIndex:position:)``) and the
-    /// rows it lacks.
+    /// The rows related to each of `owners` through the to-many relationship at `position`,
+    /// in relationship order, read in one statement for all the owners (their keys bound as
+    /// one array): the destination rows whose foreign key is one of the keys, or, through a
+    /// join table, the rows its pairs of those owners name, each with its owner's key.
     func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
         -> [ObjectID: [StoreRow]]?
-    { nil }
+    {
+        var lists: [Int64: [StoreRow]] = [:]
+        var keys: [Int64] = []
+        for owner in owners {
+            guard case .permanent(let key) = owner.key, lists[key] == nil else { continue }
+            lists[key] = []
+            keys.append(key)
+        }
+        if !keys.isEmpty, let sql = relatedRowsSQL(entityIndex: entityIndex, position: position) {
+            try postgres {
+                let result = try connection.execute(sql.text, [Self.arrayLiteral(keys)])
+                for row in result.rows {
+                    guard let owner = try row.int64OrNil(sql.ownerColumn),
+                        let decoded = try storeRow(row)
+                    else { continue }
+                    lists[owner]?.append(decoded)
+                }
+            }
+        }
+        var result: [ObjectID: [StoreRow]] = [:]
+        for owner in owners {
+            guard case .permanent(let key) = owner.key else { continue }
+            result[owner] = lists[key] ?? []
+        }
+        return result
+    }
+
+    /// The SELECT of ``relatedRows(of:entityIndex:position:)``: the destination table's
+    /// columns, then the owner's key (at `ownerColumn`), for the owner keys bound as `$1`,
+    /// ordered by owner, then relationship order; `nil` for a relationship without storage.
+    private func relatedRowsSQL(entityIndex: Int, position: Int)
+        -> (text: String, ownerColumn: Int)?
+    {
+        guard
+            case .relationship(let relationship) = schema.entities[entityIndex].properties[position],
+            let destination = schema.entity(named: relationship.relationship.destinationEntityName)
+        else { return nil }
+        let destinationTable = entityLayouts[destination.index].tableName
+        let select = { (columns: [String]) -> String in
+            "SELECT " + columns.map { "d." + PostgresIdentifier.quoted($0) }.joined(separator: ", ")
+        }
+        switch entityLayouts[entityIndex].relationships[relationship.relationship.name] {
+        case .inverseForeignKey(let table, let column, _, let order)?:
+            let columns = columnNames(of: table)
+            let owner = "d." + PostgresIdentifier.quoted(column)
+            return (
+                select(columns)
+                    + ", \(owner) FROM \(PostgresIdentifier.quoted(table)) AS d WHERE \(owner)"
+                    + " = ANY($1::bigint[]) ORDER BY \(owner), "
+                    + (order.map { "d." + PostgresIdentifier.quoted($0) + ", " } ?? "")
+                    + "d.\"Z_PK\"", columns.count
+            )
+        case .joinTable(let table, let ownerColumn, let target, let order)?:
+            let owner = "j." + PostgresIdentifier.quoted(ownerColumn)
+            let columns = columnNames(of: destinationTable)
+            return (
+                select(columns) + ", \(owner) FROM \(PostgresIdentifier.quoted(table)) AS j JOIN "
+                    + PostgresIdentifier.quoted(destinationTable) + " AS d ON d.\"Z_PK\" = j."
+                    + PostgresIdentifier.quoted(target) + " WHERE \(owner) = ANY($1::bigint[])"
+                    + " ORDER BY \(owner), "
+                    + (order.map { "j." + PostgresIdentifier.quoted($0) + ", " } ?? "")
+                    + "d.\"Z_PK\"", columns.count
+            )
+        default:
+            return nil
+        }
+    }
 
     func relatedIDs(of id: ObjectID, entityIndex: Int, position: Int) throws -> [ObjectID] {
         guard case .permanent(let key) = id.key,

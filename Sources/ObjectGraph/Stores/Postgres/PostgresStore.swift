@@ -12,13 +12,25 @@ import PostgresClient
 ///     type: .postgres, at: URL(string: "postgresql://app@db.local/shop?schema=orders")!)
 /// ```
 ///
-/// Used only under its coordinator's lock (the coordinator serializes every call).
+/// Used only under its coordinator's lock (the coordinator serializes every call). Its
+/// connections come from the process's ``PostgresConnectionPool`` for the URL: one is borrowed
+/// for each operation (see ``withConnection(_:)``) and given back after it.
 final class PostgresStore: PersistentStore {
     /// The schema used when the URL names none.
     static let defaultSchema = "objectgraph"
 
     let description: StoreDescription
-    let connection: PostgresConnection
+    /// The process's connections to this URL, shared with every store open on it.
+    let pool: PostgresConnectionPool
+    /// The connection the store holds now: borrowed for the operation under way, or pinned
+    /// for a query generation's life (see ``connection``).
+    var held: PostgresConnection?
+    /// How deep ``withConnection(_:)`` calls are nested now.
+    var holdDepth = 0
+    /// Whether ``held`` stays until the store goes (a query generation's snapshot).
+    let pinsConnection: Bool
+    /// The SQL log the store's statements go to (``StoreOptions/sqlDebugLevel``).
+    let sqlLog: SQLLog?
     let layout: StoreLayout
     let schema: ModelSchema
     /// The store's URL with its password replaced by `***` (what errors name).
@@ -74,33 +86,67 @@ final class PostgresStore: PersistentStore {
         var constraints: [String: PostgresSchemaDDL.UniqueConstraint] = [:]
         for constraint in ddl.uniqueConstraints { constraints[constraint.name] = constraint }
         uniqueConstraints = constraints
+        pinsConnection = false
+        sqlLog = options.sqlLog()
+        let pool = PostgresConnectionPool.pool(
+            for: address, schema: schemaName, isReadOnly: options.isReadOnly)
+        self.pool = pool
+        let opening: PostgresConnection
         do {
-            connection = try PostgresConnection(url: address)
+            opening = try pool.acquire()
         } catch {
+            pool.leave()
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
-        let metadata = try Self.openSchema(
-            connection, ddl: ddl, name: schemaName, path: path, options: options)
-        description = StoreDescription(
-            type: .postgres, url: address.redactedURL, configurationName: configuration,
-            isReadOnly: options.isReadOnly, metadata: metadata)
+        opening.statementObserver = Self.statementObserver(sqlLog)
+        defer { pool.release(opening) }
+        do {
+            let metadata = try Self.openSchema(
+                opening, ddl: ddl, name: schemaName, path: path, options: options)
+            description = StoreDescription(
+                type: .postgres, url: address.redactedURL, configurationName: configuration,
+                isReadOnly: options.isReadOnly, metadata: metadata)
+        } catch {
+            pool.leave()
+            throw error
+        }
     }
 
-    /// Points the connection at schema `name` and reads the store's metadata there, creating
-    /// the schema, tables and metadata first when the schema holds no store (under an
+    /// A read-only copy of `store` reading through `connection`, which stays pinned to it
+    /// (a query generation: `connection` holds the snapshot's transaction).
+    init(generationOf store: PostgresStore, pinning connection: PostgresConnection) {
+        var description = store.description
+        description.isReadOnly = true
+        self.description = description
+        pool = store.pool
+        pool.join()
+        held = connection
+        pinsConnection = true
+        sqlLog = store.sqlLog
+        layout = store.layout
+        schema = store.schema
+        path = store.path
+        schemaName = store.schemaName
+        entityLayouts = store.entityLayouts
+        schemaIndexByNumber = store.schemaIndexByNumber
+        uniqueConstraints = store.uniqueConstraints
+        readPlans = store.readPlans
+        writePlans = store.writePlans
+    }
+
+    deinit {
+        if let held { pool.release(held) }
+        pool.leave()
+    }
+
+    /// Reads the store's metadata in schema `name` (the pool's connections point there),
+    /// creating the schema, tables and metadata first when the schema holds no store (under an
     /// advisory lock, so that processes opening a new store at once create it once).
     private static func openSchema(
         _ connection: PostgresConnection, ddl: PostgresSchemaDDL, name: String, path: String,
         options: StoreOptions
     ) throws -> StoreMetadata {
         do {
-            try connection.execute(
-                "SELECT set_config('search_path', $1::text, false)",
-                [.text(PostgresIdentifier.quoted(name))])
-            if options.isReadOnly {
-                try connection.execute(
-                    "SELECT set_config('default_transaction_read_only', 'on', false)")
-            }
             return try connection.transaction { () throws -> StoreMetadata in
                 try connection.execute(
                     "SELECT pg_advisory_xact_lock(hashtext($1::text))",
@@ -181,9 +227,10 @@ final class PostgresStore: PersistentStore {
 
     /// Runs `body`, turning PostgreSQL errors into store errors naming the store's URL: a
     /// uniqueness constraint's violation into ``StoreError/uniqueConstraint(path:entity:properties:)``.
+    /// The connection is borrowed from the pool for `body` (see ``withConnection(_:)``).
     func postgres<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try body()
+            return try withConnection { _ in try body() }
         } catch let error as PostgresError {
             if error.isUniqueViolation, let name = error.constraint,
                 let constraint = uniqueConstraints[name]
@@ -230,10 +277,4 @@ final class PostgresStore: PersistentStore {
 
     /// Left to the context's evaluator in this version.
     func count(_ query: StoreQuery) throws -> Int? { nil }
-
-    /// Query generations need a snapshot connection, not there yet.
-    func openGeneration() throws -> any PersistentStore {
-        throw StoreError.postgres(
-            url: path, message: "query generations are not available on PostgreSQL stores yet")
-    }
 }

@@ -1,0 +1,133 @@
+import Foundation
+import PostgresClient
+
+/// Batch deletes and batch updates of constants run in the store (``StoreBatch``), each in one
+/// `REPEATABLE READ` transaction: the matched rows' keys are chosen first
+/// (``batchKeys(_:)``), then every change is a set-based statement over key arrays
+/// (`WHERE "Z_PK" = ANY($1)`). The transaction sees one snapshot from its first statement, so
+/// the keys chosen and the rules applied agree; a row another writer changed meanwhile makes
+/// PostgreSQL refuse the transaction (a serialization failure), and the batch runs again, up
+/// to ``batchAttempts`` times. Updates whose values are expressions of each row are left to
+/// the caller (`nil`), which evaluates the rows.
+extension PostgresStore {
+    /// How many times a batch is run when other writers keep changing its rows.
+    static let batchAttempts = 20
+
+    func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? {
+        switch batch {
+        case .delete(let query): return try batchDelete(query)
+        case .update(let query, let values): return try batchUpdate(query, values)
+        case .updateExpressions: return nil
+        }
+    }
+
+    /// Deletes the rows `query` matches and applies the delete rules (see
+    /// ``PostgresBatchDeletion``).
+    private func batchDelete(_ query: StoreQuery) throws -> StoreBatchOutcome {
+        try batchTransaction { connection in
+            var deletion = PostgresBatchDeletion(store: self, connection: connection)
+            try deletion.run(
+                matched: try batchKeys(query), table: entityLayouts[query.entityIndex].tableName)
+            return deletion.outcome()
+        }
+    }
+
+    /// Sets the attributes at the given positions to constants on the rows `query` matches,
+    /// raising their `Z_OPT`, in one `UPDATE … WHERE "Z_PK" = ANY($n) RETURNING`. `nil` when
+    /// a value is one the row-by-row save refuses with its own message (a NaN).
+    private func batchUpdate(_ query: StoreQuery, _ values: [(position: Int, value: Value)])
+        throws -> StoreBatchOutcome?
+    {
+        let entityLayout = entityLayouts[query.entityIndex]
+        let entity = schema.entities[query.entityIndex]
+        var settings: [String] = []
+        var parameters: [PostgresValue] = []
+        for (position, value) in values {
+            guard let column = entityLayout.attributeColumns[entity.names[position]],
+                case .attribute(let attribute) = entity.properties[position]
+            else { return nil }
+            let parameter: PostgresValue
+            do {
+                parameter = try PostgresValueCoding.parameter(for: value, type: attribute.type)
+            } catch {
+                throw StoreError.cannotWrite(
+                    path: path, reason: "\(entity.name).\(entity.names[position]): \(error)")
+            }
+            if case .double(let number) = parameter, number.isNaN { return nil }
+            parameters.append(parameter)
+            settings.append(PostgresIdentifier.quoted(column.name) + " = $\(parameters.count)")
+        }
+        let sql =
+            "UPDATE \(PostgresIdentifier.quoted(entityLayout.tableName)) SET "
+            + settings.map { $0 + ", " }.joined() + "\"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1"
+            + " WHERE \"Z_PK\" = ANY($\(parameters.count + 1)::bigint[]) RETURNING \"Z_PK\", \"Z_ENT\""
+        return try batchTransaction { connection in
+            let keys = try batchKeys(query)
+            guard !keys.isEmpty else { return StoreBatchOutcome() }
+            let result = try connection.execute(
+                sql, parameters + [Self.arrayLiteral(keys.map(\.key))])
+            var updated: [(key: Int64, entityIndex: Int)] = []
+            for row in result.rows {
+                guard let number = try row.int64OrNil(1),
+                    let index = schemaIndexByNumber[Int(number)]
+                else { continue }
+                updated.append((try row.int64(0), index))
+            }
+            // RETURNING gives the rows in the order they were changed; the IDs go in key order.
+            updated.sort { $0.key < $1.key }
+            return StoreBatchOutcome(
+                updated: updated.map { objectID(schema.entities[$0.entityIndex].name, $0.key) })
+        }
+    }
+
+    /// The keys (`Z_PK`) and entities of the rows `query` matches, in key order, read on the
+    /// batch's connection inside its transaction. The one place a batch chooses its rows:
+    /// answered by ``fetch(_:)`` when the store compiles the query to SQL, else by the
+    /// predicate evaluated in memory over the rows of the query's entities (related rows read
+    /// as the predicate needs them), exactly as the context's evaluator chooses them.
+    func batchKeys(_ query: StoreQuery) throws -> [(key: Int64, entityIndex: Int)] {
+        var keysOnly = query
+        keysOnly.result = .ids
+        keysOnly.sortDescriptors = []
+        keysOnly.offset = 0
+        keysOnly.limit = 0
+        let matched: [StoreRow]
+        if let answered = try fetch(keysOnly) {
+            matched = answered
+        } else {
+            let graph = PostgresRowGraph(store: self)
+            matched = try rows(ofEntities: query.entityIndexes).filter { row in
+                try query.predicate?.evaluate(with: graph.view(of: row)) ?? true
+            }
+        }
+        var seen = Set<Int64>()
+        var keys: [(key: Int64, entityIndex: Int)] = []
+        for row in matched {
+            guard case .permanent(let key) = row.id.key, seen.insert(key).inserted else { continue }
+            keys.append((key, row.entityIndex))
+        }
+        return keys.sorted { $0.key < $1.key }
+    }
+
+    /// Runs `body` in a `REPEATABLE READ` transaction on the store's connection, again (from
+    /// the start, on a new snapshot) when PostgreSQL refuses it because another writer changed
+    /// its rows meanwhile (SQLSTATE 40001) or chose it to break a deadlock (40P01).
+    private func batchTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try postgres {
+            var attempt = 1
+            while true {
+                do {
+                    return try connection.transaction {
+                        try connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                        return try body(try connection)
+                    }
+                } catch let error as PostgresError
+                    where (error.sqlState == "40001" || error.sqlState == "40P01")
+                    && attempt < Self.batchAttempts
+                {
+                    attempt += 1
+                }
+            }
+        }
+    }
+}
