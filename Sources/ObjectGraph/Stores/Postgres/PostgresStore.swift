@@ -225,12 +225,6 @@ final class PostgresStore: PersistentStore {
     /// constraints catch what another writer saved meanwhile.
     var enforcesUniqueness: Bool { false }
 
-    /// Left to the context's evaluator (over ``rows(ofEntities:)``) in this version.
-    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
-
-    /// Left to the context's evaluator in this version.
-    func count(_ query: StoreQuery) throws -> Int? { nil }
-
     /// Query generations need a snapshot connection, not there yet.
     func openGeneration() throws -> any PersistentStore {
         throw StoreError.postgres(

@@ -1,0 +1,214 @@
+import Foundation
+import PostgresClient
+import Testing
+
+@testable import ObjectGraph
+
+/// The differential tests of the SQL compiler, against PostgreSQL: the same generated fetches
+/// (predicates, sorts, offsets, limits), counts and grouped or aggregate fetches give exactly
+/// the evaluator's answers through the compiler's PostgreSQL dialect, on the test server.
+@Suite("PostgreSQL query compiler: differential test against the evaluator")
+struct PostgresQueryDifferentialTests {
+    /// Runs compiled fetches on a PostgreSQL schema holding the data set.
+    struct Harness {
+        let data: DifferentialDataSet
+        let url: URL
+        let connection: PostgresConnection
+        let compiler: SQLQueryCompiler
+
+        init(seed: UInt64) throws {
+            data = try DifferentialDataSet(seed: seed)
+            url = try PostgresDifferentialStore.make(data)
+            connection = try PostgresDifferentialStore.connect(url)
+            compiler = SQLQueryCompiler(
+                layout: data.layout, model: data.model, storeIdentifier: "STORE",
+                dialect: .postgres)
+        }
+
+        func run(_ fetch: DifferentialPredicateGenerator.Fetch) -> DifferentialHarness.Outcome {
+            let label =
+                "\(fetch.entity)\(fetch.includesSubentities ? "" : " (exact)") WHERE "
+                + "\(fetch.predicate) SORT "
+                + "\(fetch.sort.map { "\($0.key) \($0.ascending) \($0.comparison)" }) "
+                + "OFFSET \(fetch.offset) LIMIT \(fetch.limit)"
+            let values = PostgresDistinctTexts(connection: connection)
+            let statement: PostgresStatement
+            do {
+                statement = try PostgresStatement(
+                    compiler.select(
+                        entity: fetch.entity, includesSubentities: fetch.includesSubentities,
+                        predicate: fetch.predicate, sortDescriptors: fetch.sort,
+                        offset: fetch.offset, limit: fetch.limit, columns: ["Z_PK"],
+                        values: values))
+            } catch let error as SQLTranslationError {
+                return .rejected(error)
+            } catch {
+                return .mismatch("\(label): \(error)")
+            }
+            let evaluated = try? DifferentialHarness.expected(fetch, in: data)
+            let fetched = Result {
+                try connection.execute(statement.sql, statement.arguments).rows.map {
+                    try $0.int64(0)
+                }
+            }
+            switch (evaluated, fetched) {
+            case (nil, .failure):
+                return .bothFailed
+            case (let expected?, .success(let actual)) where expected == actual:
+                if fetch.offset == 0, fetch.limit == 0 {
+                    let counted = Result {
+                        let count = try PostgresStatement(
+                            compiler.count(
+                                entity: fetch.entity,
+                                includesSubentities: fetch.includesSubentities,
+                                predicate: fetch.predicate, values: values))
+                        return try connection.execute(count.sql, count.arguments).rows.first?
+                            .int64(0)
+                    }
+                    if (try? counted.get()) != Int64(expected.count) {
+                        return .mismatch("COUNT \(label): \(counted) != \(expected.count)")
+                    }
+                }
+                return .identical(count: expected.count)
+            default:
+                return .mismatch(
+                    "\(label)\n  SQL: \(statement)\n  evaluator: "
+                        + "\(evaluated.map { "\($0)" } ?? "error")\n  SQL result: \(fetched)")
+            }
+        }
+    }
+
+    @Test("2,500 generated fetches return the same objects in the same order as the evaluator")
+    func generated() throws {
+        let harness = try Harness(seed: 20_261_129)
+        var generator = DifferentialPredicateGenerator(seed: 5, data: harness.data)
+        var identical = 0
+        var nonEmpty = 0
+        var bothFailed = 0
+        var rejected: [String: Int] = [:]
+        var mismatches: [String] = []
+        let total = 2_500
+        for _ in 0..<total {
+            let fetch = generator.fetch()
+            switch harness.run(fetch) {
+            case .identical(let count):
+                identical += 1
+                if count > 0 { nonEmpty += 1 }
+            case .rejected(let error):
+                let reason: String
+                switch error {
+                case .unsupported(_, let why): reason = why
+                case .unknownEntity: reason = error.description
+                }
+                rejected[reason, default: 0] += 1
+            case .bothFailed:
+                bothFailed += 1
+            case .mismatch(let text):
+                mismatches.append(text)
+            }
+        }
+        let rejectedCount = rejected.values.reduce(0, +)
+        print(
+            "PostgreSQL differential: \(total) fetches, \(identical) identical (\(nonEmpty)"
+                + " non-empty), \(rejectedCount) evaluated in memory, \(bothFailed) failing in"
+                + " both, \(mismatches.count) mismatches")
+        for (reason, count) in rejected.sorted(by: { $0.value > $1.value }) {
+            print("  in memory \(count)×: \(reason)")
+        }
+        for mismatch in mismatches.prefix(10) { print("MISMATCH \(mismatch)") }
+        #expect(mismatches.isEmpty)
+        #expect(identical >= 1_800)
+        #expect(nonEmpty >= 800)
+    }
+
+    @Test("the hand-written tricky fetches agree with the evaluator on PostgreSQL")
+    func handwrittenFetches() throws {
+        let harness = try Harness(seed: 20_261_129)
+        var inSQL = 0
+        for (entity, format) in SQLQueryDifferentialTests.handwritten {
+            let predicate = try Predicate(format: format)
+            for sort in [[], [SortDescriptor("name", ascending: false)]] {
+                let fetch = DifferentialPredicateGenerator.Fetch(
+                    entity: entity, includesSubentities: true, predicate: predicate, sort: sort,
+                    offset: 0, limit: 0)
+                switch harness.run(fetch) {
+                case .identical: inSQL += 1
+                case .rejected, .bothFailed: break
+                case .mismatch(let text): Issue.record("MISMATCH \(text)")
+                }
+            }
+        }
+        #expect(inSQL >= SQLQueryDifferentialTests.handwritten.count)
+    }
+
+    @Test("1,000 generated fetches and counts through a PostgreSQL store equal the evaluator's")
+    func throughTheStore() throws {
+        let data = try DifferentialDataSet(seed: 20_261_130)
+        let url = try PostgresDifferentialStore.make(data)
+        let coordinator = try PostgresDifferentialStore.open(data, at: url)
+        var generator = DifferentialPredicateGenerator(seed: 7, data: data)
+        var compared = 0
+        var inSQL = 0
+        for _ in 0..<1_000 {
+            let fetch = generator.fetch()
+            guard let expected = try? DifferentialHarness.expected(fetch, in: data) else {
+                continue
+            }
+            let context = ManagedContext(coordinator: coordinator)
+            var request = FetchRequest(entityName: fetch.entity)
+            request.predicate = fetch.predicate
+            request.sortDescriptors = fetch.sort
+            request.includesSubentities = fetch.includesSubentities
+            request.fetchOffset = fetch.offset
+            request.fetchLimit = fetch.limit
+            let sql = try context.sql(for: request)
+            if sql != nil { inSQL += 1 }
+            let keys = try context.fetchObjectIDs(request).map { id -> Int64 in
+                if case .permanent(let key) = id.key { return key }
+                return -1
+            }
+            #expect(
+                keys == expected,
+                "SQL=\(sql ?? "none") \(fetch.entity) \(fetch.predicate) \(fetch.sort)")
+            #expect(try context.count(for: request) == expected.count)
+            compared += 1
+        }
+        print("PostgreSQL store differential: \(inSQL) of \(compared) fetches in SQL")
+        #expect(compared >= 900)
+        #expect(inSQL >= 700)
+    }
+
+    @Test("800 generated grouped and aggregate fetches: PostgreSQL = the in-memory evaluator")
+    func aggregates() throws {
+        let data = try DifferentialDataSet(seed: 20_261_130)
+        let url = try PostgresDifferentialStore.make(data)
+        let coordinator = try PostgresDifferentialStore.open(data, at: url)
+        var generator = AggregateRequestGenerator(seed: 11, data: data)
+        var inSQL = 0
+        var failedBoth = 0
+        for _ in 0..<800 {
+            let request = generator.request()
+            let context = ManagedContext(coordinator: coordinator)
+            let expected = Result { try context.evaluatedDictionaries(request) }
+            let actual = Result { try context.fetchDictionaries(request) }
+            let label = AggregateRequestGenerator.describe(request)
+            switch (expected, actual) {
+            case (.success(let want), .success(let got)):
+                #expect(
+                    AggregateDifferentialTests.agree(want, got),
+                    "\(label)\n  evaluator: \(want)\n  SQL: \(got)")
+                if try AggregateDifferentialTests.answeredInSQL(request, context, coordinator) {
+                    inSQL += 1
+                }
+            case (.failure, .failure):
+                failedBoth += 1
+            default:
+                Issue.record("\(label)\n  evaluator: \(expected)\n  SQL: \(actual)")
+            }
+        }
+        print(
+            "PostgreSQL aggregate differential: \(inSQL) of 800 in SQL, \(failedBoth) failed in both"
+        )
+        #expect(inSQL >= 100)
+    }
+}
