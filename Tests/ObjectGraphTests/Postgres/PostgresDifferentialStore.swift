@@ -56,16 +56,9 @@ enum PostgresDifferentialStore {
                     try PostgresValueCoding.parameter(
                         for: object.values[attribute.name] ?? .null, type: attribute.type))
             }
-            for (name, target) in object.toOne {
-                guard
-                    case .foreignKey(_, let column, let entityColumn)? = entity.relationships[name]
-                else { continue }
+            for (column, number) in data.toOneColumns(of: object, in: entity) {
                 columns.append(column)
-                arguments.append(.integer(target.primaryKey))
-                if let entityColumn {
-                    columns.append(entityColumn)
-                    arguments.append(.integer(Int64(target.entityNumber)))
-                }
+                arguments.append(.integer(number))
             }
             try connection.execute(
                 "INSERT INTO " + PostgresIdentifier.quoted(entity.tableName) + " ("

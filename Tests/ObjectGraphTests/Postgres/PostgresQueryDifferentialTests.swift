@@ -82,43 +82,16 @@ struct PostgresQueryDifferentialTests {
     func generated() throws {
         let harness = try Harness(seed: 20_261_129)
         var generator = DifferentialPredicateGenerator(seed: 5, data: harness.data)
-        var identical = 0
-        var nonEmpty = 0
-        var bothFailed = 0
-        var rejected: [String: Int] = [:]
-        var mismatches: [String] = []
-        let total = 2_500
-        for _ in 0..<total {
+        var tally = DifferentialTally()
+        for _ in 0..<2_500 {
             let fetch = generator.fetch()
-            switch harness.run(fetch) {
-            case .identical(let count):
-                identical += 1
-                if count > 0 { nonEmpty += 1 }
-            case .rejected(let error):
-                let reason: String
-                switch error {
-                case .unsupported(_, let why): reason = why
-                case .unknownEntity: reason = error.description
-                }
-                rejected[reason, default: 0] += 1
-            case .bothFailed:
-                bothFailed += 1
-            case .mismatch(let text):
-                mismatches.append(text)
-            }
+            tally.record(harness.run(fetch), fetch)
         }
-        let rejectedCount = rejected.values.reduce(0, +)
-        print(
-            "PostgreSQL differential: \(total) fetches, \(identical) identical (\(nonEmpty)"
-                + " non-empty), \(rejectedCount) evaluated in memory, \(bothFailed) failing in"
-                + " both, \(mismatches.count) mismatches")
-        for (reason, count) in rejected.sorted(by: { $0.value > $1.value }) {
-            print("  in memory \(count)×: \(reason)")
-        }
-        for mismatch in mismatches.prefix(10) { print("MISMATCH \(mismatch)") }
-        #expect(mismatches.isEmpty)
-        #expect(identical >= 1_800)
-        #expect(nonEmpty >= 800)
+        // Rejected: evaluated in memory by the store.
+        tally.report("PostgreSQL differential")
+        #expect(tally.mismatches.isEmpty)
+        #expect(tally.identical >= 1_800)
+        #expect(tally.nonEmpty >= 800)
     }
 
     @Test("the hand-written tricky fetches agree with the evaluator on PostgreSQL")
@@ -146,33 +119,8 @@ struct PostgresQueryDifferentialTests {
         let data = try DifferentialDataSet(seed: 20_261_130)
         let url = try PostgresDifferentialStore.make(data)
         let coordinator = try PostgresDifferentialStore.open(data, at: url)
-        var generator = DifferentialPredicateGenerator(seed: 7, data: data)
-        var compared = 0
-        var inSQL = 0
-        for _ in 0..<1_000 {
-            let fetch = generator.fetch()
-            guard let expected = try? DifferentialHarness.expected(fetch, in: data) else {
-                continue
-            }
-            let context = ManagedContext(coordinator: coordinator)
-            var request = FetchRequest(entityName: fetch.entity)
-            request.predicate = fetch.predicate
-            request.sortDescriptors = fetch.sort
-            request.includesSubentities = fetch.includesSubentities
-            request.fetchOffset = fetch.offset
-            request.fetchLimit = fetch.limit
-            let sql = try context.sql(for: request)
-            if sql != nil { inSQL += 1 }
-            let keys = try context.fetchObjectIDs(request).map { id -> Int64 in
-                if case .permanent(let key) = id.key { return key }
-                return -1
-            }
-            #expect(
-                keys == expected,
-                "SQL=\(sql ?? "none") \(fetch.entity) \(fetch.predicate) \(fetch.sort)")
-            #expect(try context.count(for: request) == expected.count)
-            compared += 1
-        }
+        let (compared, inSQL) = try StoreDifferentialTests.compareFetches(
+            coordinator, data, total: 1_000, counts: true)
         print("PostgreSQL store differential: \(inSQL) of \(compared) fetches in SQL")
         #expect(compared >= 900)
         #expect(inSQL >= 700)
@@ -183,29 +131,8 @@ struct PostgresQueryDifferentialTests {
         let data = try DifferentialDataSet(seed: 20_261_130)
         let url = try PostgresDifferentialStore.make(data)
         let coordinator = try PostgresDifferentialStore.open(data, at: url)
-        var generator = AggregateRequestGenerator(seed: 11, data: data)
-        var inSQL = 0
-        var failedBoth = 0
-        for _ in 0..<800 {
-            let request = generator.request()
-            let context = ManagedContext(coordinator: coordinator)
-            let expected = Result { try context.evaluatedDictionaries(request) }
-            let actual = Result { try context.fetchDictionaries(request) }
-            let label = AggregateRequestGenerator.describe(request)
-            switch (expected, actual) {
-            case (.success(let want), .success(let got)):
-                #expect(
-                    AggregateDifferentialTests.agree(want, got),
-                    "\(label)\n  evaluator: \(want)\n  SQL: \(got)")
-                if try AggregateDifferentialTests.answeredInSQL(request, context, coordinator) {
-                    inSQL += 1
-                }
-            case (.failure, .failure):
-                failedBoth += 1
-            default:
-                Issue.record("\(label)\n  evaluator: \(expected)\n  SQL: \(actual)")
-            }
-        }
+        let (inSQL, failedBoth) = try AggregateDifferentialTests.compareAggregates(
+            coordinator, data, total: 800)
         print(
             "PostgreSQL aggregate differential: \(inSQL) of 800 in SQL, \(failedBoth) failed in both"
         )
