@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import Testing
 
 @testable import ObjectGraph
@@ -8,9 +9,11 @@ import Testing
 @Suite("PostgreSQL store: queries in SQL")
 struct PostgresQueryTests {
     /// A store of the differential model holding three gadgets.
-    static func store() throws -> ManagedContext {
-        let url = try TestPostgresServer.require().url(
-            schema: TestPostgresServer.freshSchema("query"))
+    static func store(at url: URL? = nil) throws -> ManagedContext {
+        let url =
+            try url
+            ?? TestPostgresServer.require().url(
+                schema: TestPostgresServer.freshSchema("query"))
         let coordinator = StoreCoordinator(model: DifferentialDataSet.makeModel())
         try coordinator.addStore(type: .postgres, at: url)
         let context = ManagedContext(coordinator: coordinator)
@@ -89,5 +92,28 @@ struct PostgresQueryTests {
         let explanation = try context.explain(request)
         #expect(!explanation.runsInSQL)
         #expect(try context.count(for: request) == 3)
+    }
+
+    @Test("string tests read the column's values and run in one REPEATABLE READ snapshot")
+    func snapshot() throws {
+        let url = try TestPostgresServer.require().url(
+            schema: TestPostgresServer.freshSchema("snap"))
+        let context = try Self.store(at: url)
+        let connection = try PostgresDifferentialStore.connect(url)
+        let values = PostgresDistinctTexts(connection: connection)
+        #expect(try values.distinctTexts(table: "ZITEM", column: "ZNAME", limit: 10).count == 3)
+        #expect(connection.isInsideTransaction)
+        let level = try connection.execute("SHOW transaction_isolation").rows.first?.string(0)
+        #expect(level == "repeatable read")
+        try values.finish(commit: true)
+        #expect(!connection.isInsideTransaction)
+        // The store ends its snapshot after the fetch: a save afterwards commits.
+        var request = FetchRequest(entityName: "Item")
+        request.predicate = try Predicate(format: "name ==[cd] 'cafe'")
+        #expect(try context.fetch(request).count == 3)
+        try context.insert("Widget").set("zeta", for: "name")
+        try context.save()
+        let rows = try connection.execute("SELECT count(*) FROM \"ZITEM\"").rows.first?.int64(0)
+        #expect(rows == 5)
     }
 }

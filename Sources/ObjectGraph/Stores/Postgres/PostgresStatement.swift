@@ -97,15 +97,31 @@ struct PostgresStatement: Hashable, CustomStringConvertible {
 }
 
 /// Reads the distinct texts of a column for the PostgreSQL compiler's string comparisons and
-/// sorts (see ``SQLValueSource``), on the store's connection.
+/// sorts (see ``SQLValueSource``), on the store's connection. The first read opens a
+/// `REPEATABLE READ` transaction (when none is open), so that the statement compiled from the
+/// values sees the rows they were read from, whatever other servers commit meanwhile; the
+/// caller ends it with ``finish(commit:)`` after running the statement.
 final class PostgresDistinctTexts: SQLValueSource {
     private let connection: PostgresConnection
+    /// Whether this reader opened the transaction it reads in.
+    private(set) var openedTransaction = false
 
     init(connection: PostgresConnection) {
         self.connection = connection
     }
 
+    /// Ends the transaction the first read opened (committing it, or rolling it back).
+    func finish(commit: Bool) throws {
+        guard openedTransaction else { return }
+        openedTransaction = false
+        try connection.run(commit ? "COMMIT" : "ROLLBACK")
+    }
+
     func distinctTexts(table: String, column: String, limit: Int) throws -> [String] {
+        if !connection.isInsideTransaction {
+            try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            openedTransaction = true
+        }
         let name = PostgresIdentifier.quoted(column)
         let result = try connection.execute(
             "SELECT DISTINCT \(name) FROM \(PostgresIdentifier.quoted(table)) WHERE \(name)"

@@ -8,6 +8,12 @@ import PostgresClient
 /// the store answers `nil`, and the answer is the same.
 extension PostgresStore {
     func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? {
+        try withValues { values in try aggregate(query, values) }
+    }
+
+    private func aggregate(_ query: StoreAggregateQuery, _ values: PostgresDistinctTexts) throws
+        -> [[String: Value]]?
+    {
         let entity = schema.entities[query.rows.entityIndex]
         let compiled: SQLAggregateCompiler.Compiled
         let statement: PostgresStatement
@@ -15,7 +21,7 @@ extension PostgresStore {
             compiled = try SQLAggregateCompiler(compiler: queryCompiler).compile(
                 query, entity: entity.name,
                 includesSubentities: query.rows.entityIndexes != [entity.index],
-                values: PostgresDistinctTexts(connection: connection))
+                values: values)
             statement = try PostgresStatement(compiled.query)
         } catch {
             return nil

@@ -19,7 +19,13 @@ extension PostgresStore: SQLQueryingStore {
     var sqlQuerying: (any SQLQueryingStore)? { self }
 
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
-        guard case .sql(let statement) = selectPlan(query) else { return nil }
+        try withValues { values in try fetch(query, values) }
+    }
+
+    private func fetch(_ query: StoreQuery, _ values: PostgresDistinctTexts) throws
+        -> [StoreRow]?
+    {
+        guard case .sql(let statement) = selectPlan(query, values: values) else { return nil }
         return try postgres {
             let result = try connection.execute(statement.sql, statement.arguments)
             switch query.result {
@@ -40,27 +46,51 @@ extension PostgresStore: SQLQueryingStore {
 
     func count(_ query: StoreQuery) throws -> Int? {
         let entity = schema.entities[query.entityIndex]
-        let plan = Self.plan { () throws(SQLTranslationError) in
-            try queryCompiler.count(
-                entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
-                predicate: query.predicate, values: PostgresDistinctTexts(connection: connection))
+        let counted = try withValues { values -> Int64? in
+            let plan = Self.plan { () throws(SQLTranslationError) in
+                try queryCompiler.count(
+                    entity: entity.name,
+                    includesSubentities: query.entityIndexes != [entity.index],
+                    predicate: query.predicate, values: values)
+            }
+            guard case .sql(let statement) = plan else { return nil }
+            return try postgres {
+                try connection.execute(statement.sql, statement.arguments).rows.first?.int64(0)
+                    ?? 0
+            }
         }
-        guard case .sql(let statement) = plan else { return nil }
-        let total = try postgres {
-            try connection.execute(statement.sql, statement.arguments).rows.first?.int64(0) ?? 0
-        }
+        guard let total = counted else { return nil }
         let afterOffset = max(0, Int(total) - max(0, query.offset))
         return query.limit > 0 ? min(afterOffset, query.limit) : afterOffset
     }
 
     func sqlText(for query: StoreQuery) -> String? {
-        if case .sql(let statement) = selectPlan(query) { return statement.description }
+        let plan = try? withValues { selectPlan(query, values: $0) }
+        if case .sql(let statement)? = plan { return statement.description }
         return nil
     }
 
     func inMemoryReason(for query: StoreQuery) -> String? {
-        if case .inMemory(let reason) = selectPlan(query) { return reason }
-        return nil
+        switch try? withValues({ selectPlan(query, values: $0) }) {
+        case .inMemory(let reason)?: return reason
+        case .sql?: return nil
+        case nil: return "the column values could not be read"
+        }
+    }
+
+    /// Runs `body` with a reader of column values for the compiler, ending the transaction
+    /// its first read opened: committed when `body` returns, rolled back when it throws.
+    func withValues<T>(_ body: (PostgresDistinctTexts) throws -> T) throws -> T {
+        let values = PostgresDistinctTexts(connection: connection)
+        let result: T
+        do {
+            result = try body(values)
+        } catch {
+            try? values.finish(commit: false)
+            throw error
+        }
+        try postgres { try values.finish(commit: true) }
+        return result
     }
 
     /// How a PostgreSQL store answers a fetch: this statement, or in memory for the reason
@@ -83,7 +113,7 @@ extension PostgresStore: SQLQueryingStore {
 
     /// The SELECT of `query` (columns of the entity's table for rows, `Z_PK` and `Z_ENT` for
     /// IDs), or why it is evaluated in memory.
-    func selectPlan(_ query: StoreQuery) -> Plan {
+    func selectPlan(_ query: StoreQuery, values: PostgresDistinctTexts) -> Plan {
         let entity = schema.entities[query.entityIndex]
         let table = entityLayouts[query.entityIndex].tableName
         let columns: [String]
@@ -95,8 +125,7 @@ extension PostgresStore: SQLQueryingStore {
             try queryCompiler.select(
                 entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
                 predicate: query.predicate, sortDescriptors: query.sortDescriptors,
-                offset: query.offset, limit: query.limit, columns: columns,
-                values: PostgresDistinctTexts(connection: connection))
+                offset: query.offset, limit: query.limit, columns: columns, values: values)
         }
     }
 
@@ -104,7 +133,7 @@ extension PostgresStore: SQLQueryingStore {
     /// in memory.
     func explain(_ query: StoreQuery) throws -> FetchExplanation {
         var explanation = FetchExplanation(entityName: "", storeType: description.type)
-        switch selectPlan(query) {
+        switch try withValues({ selectPlan(query, values: $0) }) {
         case .sql(let statement):
             explanation.statements = [try explained(statement, purpose: "the fetch")]
         case .inMemory(let reason):
