@@ -284,6 +284,19 @@ struct DifferentialDataSet {
             from: ValueCoding.storageValue(for: raw, type: type), type: type)
     }
 
+    /// The foreign key columns of `object`'s to-one relationships with their values: the
+    /// target's key, and its entity number where the layout keeps one.
+    func toOneColumns(of object: DifferentialObject, in entity: EntityLayout) -> [(String, Int64)] {
+        var columns: [(String, Int64)] = []
+        for (name, target) in object.toOne {
+            guard case .foreignKey(_, let column, let entityColumn)? = entity.relationships[name]
+            else { continue }
+            columns.append((column, target.primaryKey))
+            if let entityColumn { columns.append((entityColumn, Int64(target.entityNumber))) }
+        }
+        return columns
+    }
+
     // MARK: - SQLite
 
     /// Creates the schema and inserts every object with hand-written INSERTs.
@@ -304,16 +317,9 @@ struct DifferentialDataSet {
                 columns.append(column.name)
                 arguments.append(stored)
             }
-            for (name, target) in object.toOne {
-                guard
-                    case .foreignKey(_, let column, let entityColumn)? = entity.relationships[name]
-                else { continue }
+            for (column, number) in toOneColumns(of: object, in: entity) {
                 columns.append(column)
-                arguments.append(.integer(target.primaryKey))
-                if let entityColumn {
-                    columns.append(entityColumn)
-                    arguments.append(.integer(Int64(target.entityNumber)))
-                }
+                arguments.append(.integer(number))
             }
             let sql =
                 "INSERT INTO " + quoteIdentifier(entity.tableName) + " ("

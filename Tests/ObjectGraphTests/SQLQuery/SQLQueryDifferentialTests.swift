@@ -12,47 +12,17 @@ struct SQLQueryDifferentialTests {
     func generated() throws {
         let harness = try DifferentialHarness(seed: 20_261_129)
         var generator = DifferentialPredicateGenerator(seed: 5, data: harness.data)
-        var identical = 0
-        var nonEmpty = 0
-        var bothFailed = 0
-        var rejected: [String: Int] = [:]
-        var examples: [String] = []
-        var mismatches: [String] = []
+        var tally = DifferentialTally()
         let total = 2_500
         for _ in 0..<total {
             let fetch = generator.fetch()
-            switch harness.run(fetch) {
-            case .identical(let count):
-                identical += 1
-                if count > 0 { nonEmpty += 1 }
-            case .rejected(let error):
-                let reason: String
-                switch error {
-                case .unsupported(_, let why): reason = why
-                case .unknownEntity: reason = error.description
-                }
-                rejected[reason, default: 0] += 1
-                if examples.count < 8 { examples.append("\(fetch.predicate): \(error)") }
-            case .bothFailed:
-                bothFailed += 1
-            case .mismatch(let text):
-                mismatches.append(text)
-            }
+            tally.record(harness.run(fetch), fetch)
         }
-        let rejectedCount = rejected.values.reduce(0, +)
-        print(
-            "SQL differential: \(total) fetches, \(identical) identical (\(nonEmpty) non-empty), "
-                + "\(rejectedCount) rejected by the compiler, \(bothFailed) failing in both, "
-                + "\(mismatches.count) mismatches")
-        for (reason, count) in rejected.sorted(by: { $0.value > $1.value }) {
-            print("  rejected \(count)×: \(reason)")
-        }
-        for example in examples { print("  e.g. \(example)") }
-        for mismatch in mismatches.prefix(10) { print("MISMATCH \(mismatch)") }
-        #expect(mismatches.isEmpty)
-        #expect(identical >= 2_000)
-        #expect(nonEmpty >= 1_000)
-        #expect(rejectedCount <= total / 20)
+        tally.report("SQL differential")
+        #expect(tally.mismatches.isEmpty)
+        #expect(tally.identical >= 2_000)
+        #expect(tally.nonEmpty >= 1_000)
+        #expect(tally.rejectedCount <= total / 20)
     }
 
     /// Hand-written fetches for combinations the generator does not make: correlated nested

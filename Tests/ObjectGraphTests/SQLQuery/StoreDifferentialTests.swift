@@ -41,10 +41,22 @@ struct StoreDifferentialTests {
         defer { TestSupport.removeTemporaryFolder(folder) }
         let data = try DifferentialDataSet(seed: 20_261_130)
         let coordinator = try Self.openStore(data, in: folder)
+        let (compared, inSQL) = try Self.compareFetches(
+            coordinator, data, total: 1_000, counts: false)
+        #expect(compared >= 900)
+        #expect(inSQL >= 800)
+    }
+
+    /// Runs `total` generated fetches (generator seed 7) through contexts on `coordinator`,
+    /// expecting the evaluator's objects in its order (and with `counts`, its count too);
+    /// returns how many were compared and how many the store answered in SQL.
+    static func compareFetches(
+        _ coordinator: StoreCoordinator, _ data: DifferentialDataSet, total: Int, counts: Bool
+    ) throws -> (compared: Int, inSQL: Int) {
         var generator = DifferentialPredicateGenerator(seed: 7, data: data)
         var compared = 0
         var inSQL = 0
-        for _ in 0..<1_000 {
+        for _ in 0..<total {
             let fetch = generator.fetch()
             guard let expected = try? DifferentialHarness.expected(fetch, in: data) else {
                 continue
@@ -56,17 +68,19 @@ struct StoreDifferentialTests {
             request.includesSubentities = fetch.includesSubentities
             request.fetchOffset = fetch.offset
             request.fetchLimit = fetch.limit
-            if try context.sql(for: request) != nil { inSQL += 1 }
-            let ids = try context.fetchObjectIDs(request)
-            let keys = ids.map { id -> Int64 in
+            let sql = try context.sql(for: request)
+            if sql != nil { inSQL += 1 }
+            let keys = try context.fetchObjectIDs(request).map { id -> Int64 in
                 if case .permanent(let key) = id.key { return key }
                 return -1
             }
-            let sql = try context.sql(for: request) != nil
-            #expect(keys == expected, "SQL=\(sql) \(fetch.entity) \(fetch.predicate) \(fetch.sort)")
+            let label = "SQL=\(sql ?? "none") \(fetch.entity) \(fetch.predicate) \(fetch.sort)"
+            #expect(keys == expected, "\(label)")
+            if counts {
+                #expect(try context.count(for: request) == expected.count, "COUNT \(label)")
+            }
             compared += 1
         }
-        #expect(compared >= 900)
-        #expect(inSQL >= 800)
+        return (compared, inSQL)
     }
 }

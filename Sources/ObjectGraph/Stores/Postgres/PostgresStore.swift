@@ -272,9 +272,4 @@ final class PostgresStore: PersistentStore {
     /// constraints catch what another writer saved meanwhile.
     var enforcesUniqueness: Bool { false }
 
-    /// Left to the context's evaluator (over ``rows(ofEntities:)``) in this version.
-    func fetch(_ query: StoreQuery) throws -> [StoreRow]? { nil }
-
-    /// Left to the context's evaluator in this version.
-    func count(_ query: StoreQuery) throws -> Int? { nil }
 }

@@ -55,12 +55,13 @@ struct SQLAggregateCompiler {
     let compiler: SQLQueryCompiler
 
     /// The statement of `query` over `entity` (and its subentities when asked).
-    func compile(_ query: StoreAggregateQuery, entity: String, includesSubentities: Bool)
-        throws(SQLTranslationError) -> Compiled
-    {
+    func compile(
+        _ query: StoreAggregateQuery, entity: String, includesSubentities: Bool,
+        values: (any SQLValueSource)? = nil
+    ) throws(SQLTranslationError) -> Compiled {
         let (translator, context, condition) = try compiler.prepare(
             entity: entity, includesSubentities: includesSubentities,
-            predicate: query.rows.predicate)
+            predicate: query.rows.predicate, values: values)
         let object = SQLObjectScope(alias: "t0", entity: entity, context: context)
         let scope = SQLScope(object: object, variables: [:])
         var groups: [String: SQLFragment] = [:]
@@ -69,6 +70,11 @@ struct SQLAggregateCompiler {
             let value = try groupValue(key, translator, scope)
             groups[key] = value
             groupBy.append(value.piece)
+            if compiler.schema.dialect == .postgres, value.kind == .object,
+                let entity = value.entity, entity.sql != "?"
+            {
+                groupBy.append(entity)  // PostgreSQL selects only grouped columns
+            }
         }
         var selected: [SQLPiece] = []
         var readings: [Reading] = []
@@ -131,12 +137,9 @@ struct SQLAggregateCompiler {
             order.append(SQLPiece("MIN(t0.\"Z_PK\")"))
             piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ")
         }
-        if query.limit > 0 || query.offset > 0 {
-            piece =
-                piece + " LIMIT "
-                + SQLPiece.bound(.integer(Int64(query.limit > 0 ? query.limit : -1)))
-                + " OFFSET " + SQLPiece.bound(.integer(Int64(max(0, query.offset))))
-        }
+        piece =
+            piece
+            + compiler.schema.dialect.limitClause(limit: query.limit, offset: query.offset)
         return Compiled(
             query: CompiledQuery(sql: piece.sql, arguments: piece.arguments),
             names: query.columns.map(\.name), readings: readings)
@@ -189,12 +192,21 @@ struct SQLAggregateCompiler {
                     text, reason: "the evaluator adds these values as doubles (or cannot)")
             }
             if function == .average {
-                let piece = "AVG(" + value.piece + ")"
-                return (piece, .average, SQLFragment(piece, kind: .number))
+                var piece = "AVG(" + value.piece + ")"
+                if compiler.schema.dialect == .postgres {
+                    piece = "CAST(" + piece + " AS double precision)"
+                }
+                var fragment = SQLFragment(piece, kind: .number)
+                fragment.isDouble = true
+                return (piece, .average, fragment)
             }
             let piece = "SUM(" + value.piece + ")"
-            var fragment = SQLFragment("IFNULL(" + piece + ", 0)", kind: .number, nullable: false)
+            var fragment = SQLFragment(
+                compiler.schema.dialect == .sqlite
+                    ? "IFNULL(" + piece + ", 0)" : "COALESCE(" + piece + ", 0)",
+                kind: .number, nullable: false)
             fragment.isInteger = type.isInteger
+            fragment.isDouble = !type.isInteger
             return (piece, .sum(double: !type.isInteger), fragment)
         case .min, .max:
             guard let type, value.isColumn, type != .boolean,
@@ -210,6 +222,10 @@ struct SQLAggregateCompiler {
                 (function == .min ? "MIN(" : "MAX(") + value.piece + SQLPiece(collation) + ")"
             var fragment = SQLFragment(piece, kind: value.kind)
             fragment.attributeType = type
+            if compiler.schema.dialect == .postgres {
+                fragment.isInteger = value.isInteger
+                fragment.isDouble = value.isDouble
+            }
             return (piece, .attribute(type), fragment)
         }
     }
@@ -236,7 +252,9 @@ struct SQLAggregateCompiler {
                 throw .unsupported(
                     descriptor.key, reason: "sorting by this aggregate follows SortDescriptor")
             }
-            return [value.piece + (descriptor.ascending ? " ASC" : " DESC NULLS FIRST")]
+            return [
+                value.piece + compiler.schema.dialect.direction(ascending: descriptor.ascending)
+            ]
         }
     }
 }

@@ -49,6 +49,13 @@ struct SQLFragment: Sendable {
     var isInteger = false
     /// Whether the expression is a column of a table alias.
     var isColumn = false
+    /// For an attribute's column: its table and column name (where its distinct values are).
+    var source: SQLColumnSource? = nil
+    /// Whether a number is a double (a double or float column, or an aggregate of one, or a
+    /// mean): PostgreSQL compares it with integers only when exact.
+    var isDouble = false
+    /// For a number constant typed for PostgreSQL: its value.
+    var constant: Value? = nil
     /// Whether the expression is a column or a bound argument: plain comparisons of those can
     /// be served from an index.
     var isSimple: Bool { isColumn || piece.sql == "?" }
@@ -87,6 +94,12 @@ struct SQLFragment: Sendable {
         if !nullable { return SQLPiece("0") }
         return "(" + piece + " IS NULL)"
     }
+}
+
+/// The table and column an attribute's value is read from.
+struct SQLColumnSource: Hashable, Sendable {
+    var table: String
+    var column: String
 }
 
 /// An object row reachable in a query: its table alias, its (declared) entity and the

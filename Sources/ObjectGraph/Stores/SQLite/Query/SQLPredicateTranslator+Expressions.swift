@@ -75,6 +75,9 @@ extension SQLPredicateTranslator {
             return try function(selector, arguments, scope, fragment: text)
         case .functionCall(let target, let selector, let arguments):
             let value = try scalar(target, scope)
+            if dialect == .postgres {
+                throw .unsupported(text, reason: Self.postgresSwiftOnly)
+            }
             guard arguments.isEmpty, value.kind == .string || value.kind == .null,
                 let result = SQLFunctions.methodResults[selector]
             else {
@@ -129,6 +132,9 @@ extension SQLPredicateTranslator {
         rights.reverse()
         var operands = [try scalar(base, scope)]
         for right in rights { operands.append(try scalar(right, scope)) }
+        if dialect == .postgres {
+            throw .unsupported(fragment, reason: Self.postgresSwiftOnly)
+        }
         for side in operands where side.kind != .number && side.kind != .null {
             throw .unsupported(fragment, reason: "arithmetic needs numbers")
         }
@@ -162,6 +168,9 @@ extension SQLPredicateTranslator {
         for side in [l, r] where side.kind != .number && side.kind != .null {
             throw .unsupported(fragment, reason: "arithmetic needs numbers")
         }
+        if dialect == .postgres {
+            throw .unsupported(fragment, reason: Self.postgresSwiftOnly)
+        }
         if l.kind == .null || r.kind == .null { return .null }
         var result = SQLFragment(
             SQLPiece("\(SQLFunctions.arithmetic)(")
@@ -186,7 +195,7 @@ extension SQLPredicateTranslator {
         if selector == "noindex:", arguments.count == 1 {
             return try scalar(arguments[0], scope)
         }
-        guard let signature = SQLFunctions.signatures[selector],
+        guard dialect == .sqlite, let signature = SQLFunctions.signatures[selector],
             signature.arguments.count == arguments.count
         else {
             throw .unsupported(fragment, reason: "the function \(selector) runs in memory only")
@@ -228,6 +237,7 @@ extension SQLPredicateTranslator {
 
     /// A constant as a bound argument, encoded as the store encodes attribute values.
     func constant(_ value: Value, fragment: String) throws(SQLTranslationError) -> SQLFragment {
+        if dialect == .postgres, let typed = postgresConstant(value) { return typed }
         switch value {
         case .null:
             return .null

@@ -108,6 +108,7 @@ extension SQLPredicateTranslator {
             throw .unsupported(
                 fragment, reason: "the key path continues after the attribute '\(attribute)'")
         }
+        if dialect == .postgres { throw .unsupported(fragment, reason: Self.postgresSwiftOnly) }
         return methodCall(key, on: value, result: result)
     }
 
@@ -133,11 +134,17 @@ extension SQLPredicateTranslator {
             throw .unsupported(
                 fragment, reason: "the attribute '\(attribute.name)' has no column")
         }
-        var fragment = SQLFragment(
-            SQLPiece(scope.alias + "." + quoteIdentifier(column.name)), kind: kind)
+        var piece = SQLPiece(scope.alias + "." + quoteIdentifier(column.name))
+        if dialect == .postgres, attribute.type == .boolean {
+            piece = "CAST(" + piece + " AS integer)"  // Booleans are numbers to predicates
+        }
+        var fragment = SQLFragment(piece, kind: kind)
         fragment.attributeType = attribute.type
         fragment.isColumn = true
         fragment.isInteger = attribute.type.isInteger || attribute.type == .boolean
+        fragment.isDouble = attribute.type == .double || attribute.type == .float
+        fragment.source = SQLColumnSource(
+            table: try schema.entity(scope.entity).tableName, column: column.name)
         return fragment
     }
 
@@ -283,6 +290,9 @@ extension SQLPredicateTranslator {
         _ op: CollectionOperator, of value: SQLFragment, over source: SQLCollectionSource,
         fragment: String
     ) throws(SQLTranslationError) -> SQLFragment {
+        if dialect == .postgres {
+            return try postgresCollectionAggregate(op, of: value, over: source, fragment: fragment)
+        }
         switch (op, value.kind) {
         case (.sum, .number):
             var sum = SQLFragment(

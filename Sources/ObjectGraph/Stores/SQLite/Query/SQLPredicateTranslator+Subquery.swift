@@ -186,7 +186,7 @@ extension SQLPredicateTranslator {
                 inner.values[variable] = item
                 inner.variables[variable] = nil
                 inner.selfValue = item
-                tests.append(try condition(predicate, inner))
+                tests.append(dialect.integer(try condition(predicate, inner)))
             }
             var count = SQLFragment(
                 tests.isEmpty

@@ -25,6 +25,12 @@ struct SQLScope {
 final class SQLPredicateTranslator {
     let schema: SQLSchema
     private var aliasCount = 0
+    /// For the PostgreSQL dialect: where string comparisons read the values they decide.
+    var values: (any SQLValueSource)?
+    /// Distinct values already read, by column, for this statement.
+    var valueCache: [SQLColumnSource: [String]] = [:]
+    /// The dialect written.
+    var dialect: SQLDialect { schema.dialect }
 
     init(schema: SQLSchema) {
         self.schema = schema
@@ -43,19 +49,19 @@ final class SQLPredicateTranslator {
     {
         switch predicate {
         case .constant(let value):
-            return SQLPiece(value ? "1" : "0")
+            return value ? dialect.alwaysTrue : dialect.alwaysFalse
         case .and(let terms):
             var pieces: [SQLPiece] = []
             for term in Self.flattened(terms, conjunction: true) {
                 pieces.append(try condition(term, scope))
             }
-            return SQLPiece.all(pieces)
+            return dialect.all(pieces)
         case .or(let terms):
             var pieces: [SQLPiece] = []
             for term in Self.flattened(terms, conjunction: false) {
                 pieces.append(try condition(term, scope))
             }
-            return SQLPiece.any(pieces)
+            return dialect.any(pieces)
         case .not(var inner):
             // `NOT NOT x` is `x`: every condition is 0 or 1, never NULL, and the evaluator's
             // logic is two-valued, so only the parity of a run of negations matters (and
@@ -159,15 +165,19 @@ final class SQLPredicateTranslator {
             for candidate in items {
                 tests.append(try compare(candidate, .equal, item, options, fragment: fragment))
             }
-            return SQLPiece.any(tests)
+            return dialect.any(tests)
         case .collection(let source):
             let test = try compare(source.element, .equal, item, options, fragment: fragment)
             return source.exists(test)
         case .scalar(let text):
-            if text.kind == .null || item.kind == .null { return SQLPiece("0") }
+            if text.kind == .null || item.kind == .null { return dialect.alwaysFalse }
             guard text.kind == .string, item.kind == .string else {
                 throw .unsupported(
                     fragment, reason: "IN/CONTAINS on a single value needs two strings")
+            }
+            if dialect == .postgres {
+                return try postgresString(
+                    text, .contains, item, options, fragment: fragment)
             }
             return stringFunction(.contains, text, item, options)
         }
@@ -183,7 +193,9 @@ final class SQLPredicateTranslator {
         else { return nil }
         let same = items.filter { $0.kind == element.kind }
         var tests: [SQLPiece] = []
-        if items.contains(where: { $0.kind == .null }) { tests.append(element.isNullTest) }
+        if items.contains(where: { $0.kind == .null }) {
+            tests.append(dialect.isNullTest(element))
+        }
         func member(_ key: SQLPiece, _ values: [SQLFragment], nullable: Bool) -> SQLPiece {
             var terms = [
                 "(" + key + " IN (" + SQLPiece.joined(values.map(\.piece), separator: ", ")
@@ -191,6 +203,9 @@ final class SQLPredicateTranslator {
             ]
             if nullable { terms.append("(" + key + " IS NOT NULL)") }
             return SQLPiece.all(terms)
+        }
+        if dialect == .postgres, element.kind == .number || element.kind == .uuid {
+            return nil  // compared one by one, exactly across number types
         }
         switch element.kind {
         case .number, .date, .uuid, .data, .uri:
@@ -220,13 +235,13 @@ final class SQLPredicateTranslator {
                 tests.append(
                     SQLPiece.all([
                         member(element.piece, groups[number] ?? [], nullable: element.nullable),
-                        "(" + entity + " IS " + SQLPiece.bound(.integer(number)) + ")",
+                        dialect.same(entity, SQLPiece.bound(.integer(number))),
                     ]))
             }
         case .null:
             return nil
         }
-        return SQLPiece.any(tests)
+        return dialect.any(tests)
     }
 
     /// The condition `left op right` between two scalars.
@@ -242,12 +257,15 @@ final class SQLPredicateTranslator {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             return try ordering(left, op, right, options, fragment: fragment)
         case .beginsWith, .endsWith, .like, .matches:
-            if left.kind == .null || right.kind == .null { return SQLPiece("0") }
+            if left.kind == .null || right.kind == .null { return dialect.alwaysFalse }
             guard left.kind == .string, right.kind == .string else {
                 throw .unsupported(fragment, reason: "\(op.symbol) needs strings")
             }
             if op == .matches {
                 try checkRegularExpression(right, options, fragment: fragment)
+            }
+            if dialect == .postgres {
+                return try postgresString(left, op, right, options, fragment: fragment)
             }
             let function: SQLFunctions.StringOperation
             switch op {
@@ -283,7 +301,7 @@ final class SQLPredicateTranslator {
         -> SQLPiece
     {
         let comparison = "(" + left.piece + " \(symbol) " + right.piece + ")"
-        guard left.isSimple, right.isSimple else { return "IFNULL(" + comparison + ", 0)" }
+        guard left.isSimple, right.isSimple else { return dialect.falseWhenNull(comparison) }
         var terms = [comparison]
         for side in [left, right] where side.nullable {
             terms.append("(" + side.piece + " IS NOT NULL)")
@@ -365,6 +383,21 @@ final class SQLPredicateTranslator {
         _ left: SQLFragment, _ right: SQLFragment, _ options: ComparisonOptions,
         fragment: String
     ) throws(SQLTranslationError) -> SQLPiece {
+        if dialect == .postgres {
+            // NaN stays NaN in PostgreSQL (not NULL), so nil tests are exact.
+            if left.kind == .null { return dialect.isNullTest(right) }
+            if right.kind == .null { return dialect.isNullTest(left) }
+            guard left.kind == right.kind else {
+                return SQLPiece.all([dialect.isNullTest(left), dialect.isNullTest(right)])
+            }
+            if left.kind == .number {
+                return try postgresNumbers(left, .equal, right, fragment: fragment)
+            }
+            if left.kind == .string {
+                if let plain = plainTextEquality(left, right, options) { return plain }
+                return try postgresString(left, .equal, right, options, fragment: fragment)
+            }
+        }
         if left.kind == .null { return try right.nullTest(fragment: fragment) }
         if right.kind == .null { return try left.nullTest(fragment: fragment) }
         guard left.kind == right.kind else {
@@ -386,14 +419,14 @@ final class SQLPredicateTranslator {
             return SQLPiece("\(SQLFunctions.stringEqual)(") + left.piece + ", " + right.piece
                 + ", " + SQLPiece.bound(.integer(Int64(options.rawValue))) + ")"
         case .object:
-            let keys = "(" + left.piece + " IS " + right.piece + ")"
+            let keys = dialect.same(left.piece, right.piece)
             guard let leftEntity = left.entity, let rightEntity = right.entity else {
                 return keys
             }
-            let entities = "(" + leftEntity + " IS " + rightEntity + ")"
-            return SQLPiece.all([keys, SQLPiece.any([left.isNullTest, entities])])
+            let entities = dialect.same(leftEntity, rightEntity)
+            return SQLPiece.all([keys, SQLPiece.any([dialect.isNullTest(left), entities])])
         default:
-            return "(" + left.piece + " IS " + right.piece + ")"
+            return dialect.same(left.piece, right.piece)
         }
     }
 
@@ -402,7 +435,7 @@ final class SQLPredicateTranslator {
         _ left: SQLFragment, _ op: ComparisonOperator, _ right: SQLFragment,
         _ options: ComparisonOptions, fragment: String
     ) throws(SQLTranslationError) -> SQLPiece {
-        if left.kind == .null || right.kind == .null { return SQLPiece("0") }
+        if left.kind == .null || right.kind == .null { return dialect.alwaysFalse }
         let symbol: String
         switch op {
         case .lessThan: symbol = "<"
@@ -413,6 +446,12 @@ final class SQLPredicateTranslator {
         guard left.kind == right.kind else {
             throw .unsupported(
                 fragment, reason: "cannot order a \(left.kind) against a \(right.kind)")
+        }
+        if dialect == .postgres, left.kind == .number {
+            return try postgresNumbers(left, op, right, fragment: fragment)
+        }
+        if dialect == .postgres, left.kind == .string {
+            return try postgresString(left, op, right, options, fragment: fragment)
         }
         switch left.kind {
         case .number, .date:

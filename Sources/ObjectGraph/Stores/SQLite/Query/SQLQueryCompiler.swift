@@ -55,9 +55,10 @@ struct SQLQueryCompiler: Sendable {
     /// string it holds is NFC (checked with ``nonNFCTextCount(entity:)`` and kept so on save).
     init(
         layout: StoreLayout, model: EntityModel, storeIdentifier: String? = nil,
-        textIsNFC: Bool = false
+        textIsNFC: Bool = false, dialect: SQLDialect = .sqlite
     ) {
-        schema = SQLSchema(layout: layout, model: model, storeIdentifier: storeIdentifier)
+        schema = SQLSchema(
+            layout: layout, model: model, storeIdentifier: storeIdentifier, dialect: dialect)
         self.textIsNFC = textIsNFC
     }
 
@@ -89,12 +90,16 @@ struct SQLQueryCompiler: Sendable {
     ///   - columns: column names of the root table (`layout.columns(of:)`), selected from `t0`
     ///     in this order.
     ///   - offset: rows skipped (0 for none); `limit`: at most this many rows (0 for all).
+    ///   - values: for the PostgreSQL dialect, where string comparisons and orders read the
+    ///     values they decide in Swift (without one, they are refused).
     func select(
         entity: String, includesSubentities: Bool, predicate: Predicate?,
-        sortDescriptors: [SortDescriptor], offset: Int, limit: Int, columns: [String]
+        sortDescriptors: [SortDescriptor], offset: Int, limit: Int, columns: [String],
+        values: (any SQLValueSource)? = nil
     ) throws(SQLTranslationError) -> CompiledQuery {
         let (translator, context, condition) = try prepare(
-            entity: entity, includesSubentities: includesSubentities, predicate: predicate)
+            entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+            values: values)
         var order: [SQLPiece] = []
         let scope = SQLObjectScope(alias: "t0", entity: entity, context: context)
         for descriptor in sortDescriptors {
@@ -110,20 +115,18 @@ struct SQLQueryCompiler: Sendable {
         var piece = "SELECT " + list + " FROM " + context.from
         if let condition { piece = piece + " WHERE " + condition }
         piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ")
-        if limit > 0 || offset > 0 {
-            piece =
-                piece + " LIMIT " + SQLPiece.bound(.integer(Int64(limit > 0 ? limit : -1)))
-                + " OFFSET " + SQLPiece.bound(.integer(Int64(max(0, offset))))
-        }
+        piece = piece + schema.dialect.limitClause(limit: limit, offset: offset)
         return CompiledQuery(sql: piece.sql, arguments: piece.arguments)
     }
 
     /// `SELECT COUNT(*) FROM <root table> AS t0 [joins] WHERE Z_ENT IN (…) AND <predicate>`.
-    func count(entity: String, includesSubentities: Bool, predicate: Predicate?)
-        throws(SQLTranslationError) -> CompiledQuery
-    {
+    func count(
+        entity: String, includesSubentities: Bool, predicate: Predicate?,
+        values: (any SQLValueSource)? = nil
+    ) throws(SQLTranslationError) -> CompiledQuery {
         let (_, context, condition) = try prepare(
-            entity: entity, includesSubentities: includesSubentities, predicate: predicate)
+            entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+            values: values)
         var piece = "SELECT COUNT(*) FROM " + context.from
         if let condition { piece = piece + " WHERE " + condition }
         return CompiledQuery(sql: piece.sql, arguments: piece.arguments)
@@ -131,12 +134,14 @@ struct SQLQueryCompiler: Sendable {
 
     /// The translator, the FROM clause and the WHERE condition of a fetch (`nil`: every row
     /// of the table).
-    func prepare(entity name: String, includesSubentities: Bool, predicate: Predicate?)
-        throws(SQLTranslationError) -> (SQLPredicateTranslator, SQLSelectContext, SQLPiece?)
-    {
+    func prepare(
+        entity name: String, includesSubentities: Bool, predicate: Predicate?,
+        values: (any SQLValueSource)? = nil
+    ) throws(SQLTranslationError) -> (SQLPredicateTranslator, SQLSelectContext, SQLPiece?) {
         let entity = try schema.entity(name)
         let context = SQLSelectContext(from: SQLPiece(quoteIdentifier(entity.tableName) + " AS t0"))
         let translator = SQLPredicateTranslator(schema: schema)
+        translator.values = values
         let numbers = includesSubentities ? entity.coveredEntityNumbers : [entity.entityNumber]
         var conditions: [SQLPiece] = []
         // A table holding only the fetched entities needs no test of `Z_ENT` (as Core Data's
@@ -182,6 +187,9 @@ struct SQLQueryCompiler: Sendable {
             path.components[...], from: scope, fragment: .keyPath(path))
         guard case .scalar(let value) = operand else {
             throw .unsupported(descriptor.key, reason: "cannot sort by a to-many key path")
+        }
+        if schema.dialect == .postgres {
+            return try translator.postgresSortTerms(descriptor, value, scope)
         }
         if value.attributeType == .boolean {
             // `SortDescriptor.order` ranks all Booleans equal (it reads no Bool as a number):

@@ -4,12 +4,18 @@ struct SQLSchema: Sendable {
     let layout: StoreLayout
     /// When set, object IDs of other stores match nothing (compilation fails).
     let storeIdentifier: String?
+    /// The SQL written: SQLite's or PostgreSQL's.
+    let dialect: SQLDialect
     private let attributes: [String: [String: Attribute]]
     private let relationships: [String: [String: Relationship]]
 
-    init(layout: StoreLayout, model: EntityModel, storeIdentifier: String?) {
+    init(
+        layout: StoreLayout, model: EntityModel, storeIdentifier: String?,
+        dialect: SQLDialect = .sqlite
+    ) {
         self.layout = layout
         self.storeIdentifier = storeIdentifier
+        self.dialect = dialect
         var attributes: [String: [String: Attribute]] = [:]
         var relationships: [String: [String: Relationship]] = [:]
         for entity in model.entities {
