@@ -16,7 +16,8 @@ import Foundation
 public final class PostgresConnection {
     /// Where the connection goes (its password is never shown).
     public let url: PostgresURL
-    private let handle: OpaquePointer
+    /// libpq's connection (internal: ``PostgresListener`` waits on its socket).
+    let handle: OpaquePointer
     /// Prepared statement names by SQL text.
     private var preparedNames: [String: String] = [:]
     private var savepointDepth = 0

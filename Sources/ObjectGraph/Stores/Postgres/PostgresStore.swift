@@ -35,6 +35,8 @@ final class PostgresStore: PersistentStore {
     var readPlans: [Int: PostgresReadPlan] = [:]
     /// Row writing plans by schema entity index, made on first use.
     var writePlans: [Int: PostgresWritePlan] = [:]
+    /// History recording and save announcements (`PostgresStore+Publishing.swift`).
+    let publishing: PostgresPublishing
 
     /// Connects to the database `url` names and opens (or creates) the store in its schema.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the URL cannot be read or the
@@ -50,6 +52,7 @@ final class PostgresStore: PersistentStore {
         }
         path = address.description
         schemaName = address.schema ?? Self.defaultSchema
+        publishing = PostgresPublishing(schema: schemaName)
         self.schema = schema
         do {
             layout = try StoreLayout(
@@ -84,6 +87,7 @@ final class PostgresStore: PersistentStore {
         description = StoreDescription(
             type: .postgres, url: address.redactedURL, configurationName: configuration,
             isReadOnly: options.isReadOnly, metadata: metadata)
+        if options.tracksHistory, !options.isReadOnly { try prepareHistoryTables() }
     }
 
     /// Points the connection at schema `name` and reads the store's metadata there, creating
