@@ -66,22 +66,17 @@ struct IncrementCommand: Command {
         """
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        var options: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            guard
-                [
-                    "--model", "--store", "--times", "--policy", "--start-after", "--pause-ms",
-                    "--max-attempts", "--history",
-                ].contains(argument),
-                index < arguments.count
-            else {
-                return usageError("unknown option or missing value '\(argument)'", io: io)
-            }
-            options[argument] = arguments[index]
-            index += 1
+        let options: [String: String]
+        switch WorkerCommandSupport.options(
+            arguments,
+            allowed: [
+                "--model", "--store", "--times", "--policy", "--start-after", "--pause-ms",
+                "--max-attempts", "--history",
+            ])
+        {
+        case .success(let found): options = found
+        case .failure(let failure):
+            return usageError("unknown option or missing value '\(failure.argument)'", io: io)
         }
         let policies: [String: MergePolicy] = [
             "storeTrump": .mergeByPropertyStoreTrump, "error": .error,
@@ -115,7 +110,8 @@ struct IncrementCommand: Command {
                 return ExitStatus.usage
             }
             // Ready (model read, store open, counter loaded): start with the others.
-            if let gate = options["--start-after"], !waitFor(gate) {
+            if let gate = options["--start-after"], !WorkerCommandSupport.waitFor(gate, seconds: 30)
+            {
                 io.writeError("error: '\(gate)' did not appear within 30 seconds\n")
                 return ExitStatus.usage
             }
@@ -222,15 +218,5 @@ struct IncrementCommand: Command {
             }
             tally.rest()
         }
-    }
-
-    /// Waits until a file exists at `path` (polling); `false` after 30 seconds.
-    private static func waitFor(_ path: String) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: path) {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return true
     }
 }

@@ -50,21 +50,17 @@ struct SharedEditsCommand: Command {
         """
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        var options: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            guard
-                [
-                    "--model", "--store", "--worker", "--times", "--policy", "--start-after",
-                    "--history",
-                ].contains(argument), index < arguments.count
-            else {
-                return usageError("unknown option or missing value '\(argument)'", io: io)
-            }
-            options[argument] = arguments[index]
-            index += 1
+        let options: [String: String]
+        switch WorkerCommandSupport.options(
+            arguments,
+            allowed: [
+                "--model", "--store", "--worker", "--times", "--policy", "--start-after",
+                "--history",
+            ])
+        {
+        case .success(let found): options = found
+        case .failure(let failure):
+            return usageError("unknown option or missing value '\(failure.argument)'", io: io)
         }
         let policies: [String: MergePolicy] = [
             "error": .error, "storeTrump": .mergeByPropertyStoreTrump,
@@ -103,7 +99,8 @@ struct SharedEditsCommand: Command {
                 io.writeError("error: the store holds no Counter or no Board\n")
                 return ExitStatus.usage
             }
-            if let gate = options["--start-after"], !waitFor(gate) {
+            if let gate = options["--start-after"], !WorkerCommandSupport.waitFor(gate, seconds: 60)
+            {
                 io.writeError("error: '\(gate)' did not appear within 60 seconds\n")
                 return ExitStatus.usage
             }
@@ -181,15 +178,5 @@ struct SharedEditsCommand: Command {
                 }
             }
         }
-    }
-
-    /// Waits until a file exists at `path` (polling); `false` after 60 seconds.
-    private static func waitFor(_ path: String) -> Bool {
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: path) {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return true
     }
 }

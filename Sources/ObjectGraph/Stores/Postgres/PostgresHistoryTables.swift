@@ -53,6 +53,27 @@ enum PostgresHistoryTables {
         return try result.rows.first?.bool(0) == true
     }
 
+    /// Whether the schema has the history tables with at least `tombstones` tombstone columns
+    /// and the bookkeeping rows of `Z_PRIMARYKEY` (then ``preparation(tombstones:)`` has
+    /// nothing to do).
+    static func isReady(_ connection: PostgresConnection, tombstones: Int) throws(PostgresError)
+        -> Bool
+    {
+        guard try exist(connection), try tombstoneColumns(connection) >= tombstones else {
+            return false
+        }
+        let rows = try connection.execute(
+            "SELECT count(*) FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ANY($1::integer[])",
+            [
+                integerArray(
+                    [
+                        HistoryTables.changeEntity, HistoryTables.transactionEntity,
+                        HistoryTables.stringEntity,
+                    ].map(Int64.init))
+            ])
+        return try rows.rows.first?.int64(0) == 3
+    }
+
     /// How many `ZTOMBSTONEn` columns `ACHANGE` has (counted from 0 without gaps).
     static func tombstoneColumns(_ connection: PostgresConnection) throws(PostgresError) -> Int {
         let result = try connection.execute(

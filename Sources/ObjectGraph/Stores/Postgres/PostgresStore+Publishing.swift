@@ -19,17 +19,26 @@ extension PostgresStore {
         for index in schema.entities.indices {
             needed = max(needed, tombstoneAttributes(ofEntity: index).count)
         }
-        let columns = try postgres {
-            try connection.transaction { () throws -> Int in
-                try connection.execute(
-                    "SELECT pg_advisory_xact_lock(hashtext($1::text))",
-                    [.text("objectgraph store " + schemaName)])
-                for statement in PostgresHistoryTables.preparation(tombstones: needed) {
-                    try connection.run(statement)
+        // Tables already there are left alone: DDL on them (even `IF NOT EXISTS`) takes
+        // locks that other processes' saves hold, and would deadlock with them.
+        let columns =
+            try postgres { () throws -> Int? in
+                guard try PostgresHistoryTables.isReady(connection, tombstones: needed) else {
+                    return nil
                 }
                 return try PostgresHistoryTables.tombstoneColumns(connection)
             }
-        }
+            ?? postgres {
+                try connection.transaction { () throws -> Int in
+                    try connection.execute(
+                        "SELECT pg_advisory_xact_lock(hashtext($1::text))",
+                        [.text("objectgraph store " + schemaName)])
+                    for statement in PostgresHistoryTables.preparation(tombstones: needed) {
+                        try connection.run(statement)
+                    }
+                    return try PostgresHistoryTables.tombstoneColumns(connection)
+                }
+            }
         publishing.tombstoneColumns.store(columns, ordering: .relaxed)
         publishing.tracksHistory.store(true, ordering: .relaxed)
     }
