@@ -167,9 +167,14 @@ public final class PostgresListener: Sendable {
                     }
                     continue
                 }
+                let socket = PQsocket(handle)
+                guard socket >= 0, PQstatus(handle) == CONNECTION_OK else {
+                    lock.withLock { connection = nil }
+                    continue
+                }
                 var waiting = [
                     pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                 ]
                 let ready = poll(&waiting, 2, -1)
                 if ready < 0 {

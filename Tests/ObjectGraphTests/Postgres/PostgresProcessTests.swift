@@ -190,6 +190,12 @@ struct PostgresProcessTests {
             if let report { reports.append(report) }
         }
         try #require(reports.count == Self.processes)
+        print(
+            "\(policy): "
+                + reports.map {
+                    "saves \($0.saves) conflicts \($0.conflicts) retries \($0.retries) took \($0.took)"
+                }
+                .joined(separator: "; "))
 
         // The final state, read by a new coordinator.
         let reader = ManagedContext(
