@@ -66,18 +66,14 @@ struct IncrementCommand: Command {
         """
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        let options: [String: String]
-        switch WorkerCommandSupport.options(
-            arguments,
-            allowed: [
-                "--model", "--store", "--times", "--policy", "--start-after", "--pause-ms",
-                "--max-attempts", "--history",
-            ])
-        {
-        case .success(let found): options = found
-        case .failure(let failure):
-            return usageError("unknown option or missing value '\(failure.argument)'", io: io)
-        }
+        guard
+            let options = workerOptions(
+                arguments,
+                allowed: [
+                    "--model", "--store", "--times", "--policy", "--start-after", "--pause-ms",
+                    "--max-attempts", "--history",
+                ], io: io)
+        else { return ExitStatus.usage }
         let policies: [String: MergePolicy] = [
             "storeTrump": .mergeByPropertyStoreTrump, "error": .error,
         ]

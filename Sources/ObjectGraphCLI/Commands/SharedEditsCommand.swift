@@ -50,18 +50,14 @@ struct SharedEditsCommand: Command {
         """
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        let options: [String: String]
-        switch WorkerCommandSupport.options(
-            arguments,
-            allowed: [
-                "--model", "--store", "--worker", "--times", "--policy", "--start-after",
-                "--history",
-            ])
-        {
-        case .success(let found): options = found
-        case .failure(let failure):
-            return usageError("unknown option or missing value '\(failure.argument)'", io: io)
-        }
+        guard
+            let options = workerOptions(
+                arguments,
+                allowed: [
+                    "--model", "--store", "--worker", "--times", "--policy", "--start-after",
+                    "--history",
+                ], io: io)
+        else { return ExitStatus.usage }
         let policies: [String: MergePolicy] = [
             "error": .error, "storeTrump": .mergeByPropertyStoreTrump,
             "objectTrump": .mergeByPropertyObjectTrump, "overwrite": .overwrite,

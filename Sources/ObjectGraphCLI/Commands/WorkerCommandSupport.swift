@@ -42,3 +42,18 @@ enum WorkerCommandSupport {
         return true
     }
 }
+
+extension Command {
+    /// The `--option value` pairs of `arguments` (see ``WorkerCommandSupport/options(_:allowed:)``),
+    /// or `nil` after writing the usage error naming the argument at fault.
+    static func workerOptions(_ arguments: [String], allowed: Set<String>, io: CommandIO)
+        -> [String: String]?
+    {
+        switch WorkerCommandSupport.options(arguments, allowed: allowed) {
+        case .success(let options): return options
+        case .failure(let failure):
+            _ = usageError("unknown option or missing value '\(failure.argument)'", io: io)
+            return nil
+        }
+    }
+}

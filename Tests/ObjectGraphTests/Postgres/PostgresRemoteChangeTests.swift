@@ -20,6 +20,21 @@ struct PostgresRemoteChangeTests {
         return coordinator
     }
 
+    /// A coordinator on `url` posting remote changes, its stream of them, a context merging
+    /// them, and a counter (1) it saved.
+    static func listen(_ url: URL, history: Bool) throws -> (
+        StoreCoordinator, AsyncStream<StoreRemoteChange>, ManagedContext, ManagedObject
+    ) {
+        let listening = try open(url, notifies: true, history: history)
+        let changes = listening.remoteChanges()
+        let context = ManagedContext(coordinator: listening)
+        context.automaticallyMergesRemoteChanges = true
+        let counter = try context.insert("Counter")
+        try counter.set(Int64(1), for: "value")
+        try context.save()
+        return (listening, changes, context, counter)
+    }
+
     /// Waits (up to `seconds`) for changes from `stream`, merging them into `context` after
     /// each, until `done` holds; whether it came to hold.
     static func merge(
@@ -43,13 +58,7 @@ struct PostgresRemoteChangeTests {
         arguments: [false, true])
     func anotherCoordinatorSaves(history: Bool) async throws {
         let url = try PostgresStoreTests.freshURL()
-        let listening = try Self.open(url, notifies: true, history: history)
-        let changes = listening.remoteChanges()
-        let context = ManagedContext(coordinator: listening)
-        context.automaticallyMergesRemoteChanges = true
-        let counter = try context.insert("Counter")
-        try counter.set(Int64(1), for: "value")
-        try context.save()
+        let (listening, changes, context, counter) = try Self.listen(url, history: history)
 
         let writer = ManagedContext(
             coordinator: try Self.open(url, notifies: false, history: history))
@@ -105,13 +114,7 @@ struct PostgresRemoteChangeTests {
     @Test("a listener whose connection drops connects again and the context catches up")
     func reconnects() async throws {
         let url = try PostgresStoreTests.freshURL()
-        let listening = try Self.open(url, notifies: true, history: true)
-        let changes = listening.remoteChanges()
-        let context = ManagedContext(coordinator: listening)
-        context.automaticallyMergesRemoteChanges = true
-        let counter = try context.insert("Counter")
-        try counter.set(Int64(1), for: "value")
-        try context.save()
+        let (listening, changes, context, counter) = try Self.listen(url, history: true)
         let identifier = counter.objectID.storeIdentifier
         let watch = try #require(
             listening.remoteChangeCenter.watch(of: identifier) as? PostgresStoreWatch)
