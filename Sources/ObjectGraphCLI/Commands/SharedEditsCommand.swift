@@ -75,18 +75,8 @@ struct SharedEditsCommand: Command {
                 io: io)
         }
         do {
-            let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
-            let coordinator = StoreCoordinator(model: model)
-            var storeOptions = StoreOptions(createIfMissing: false)
-            storeOptions.tracksHistory = history
-            if store.hasPrefix("postgresql:") || store.hasPrefix("postgres:"),
-                let url = URL(string: store)
-            {
-                try coordinator.addStore(type: .postgres, at: url, options: storeOptions)
-            } else {
-                try coordinator.addStore(
-                    type: .sqlite, at: URL(fileURLWithPath: store), options: storeOptions)
-            }
+            let coordinator = try WorkerCommandSupport.coordinator(
+                model: modelPath, store: store, history: history)
             let context = ManagedContext(coordinator: coordinator)
             context.mergePolicy = policy
             guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first,

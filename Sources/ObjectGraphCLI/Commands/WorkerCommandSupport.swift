@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// What the hidden multi-process helpers (`_increment`, `_shared-edits`) share: their
 /// `--option value` arguments and the gate file that starts the processes together.
@@ -30,6 +31,26 @@ enum WorkerCommandSupport {
     struct Failure: Error {
         /// The argument at fault.
         let argument: String
+    }
+
+    /// A coordinator with the model at `modelPath` and the existing store `store` (a
+    /// `postgresql://` URL, else a SQLite file), with history tracking when `history` is on.
+    static func coordinator(model modelPath: String, store: String, history: Bool) throws
+        -> StoreCoordinator
+    {
+        let coordinator = StoreCoordinator(
+            model: try EntityModel(contentsOf: URL(fileURLWithPath: modelPath)))
+        var options = StoreOptions(createIfMissing: false)
+        options.tracksHistory = history
+        if store.hasPrefix("postgresql:") || store.hasPrefix("postgres:"),
+            let url = URL(string: store)
+        {
+            try coordinator.addStore(type: .postgres, at: url, options: options)
+        } else {
+            try coordinator.addStore(
+                type: .sqlite, at: URL(fileURLWithPath: store), options: options)
+        }
+        return coordinator
     }
 
     /// Waits until a file exists at `path` (polling every 2 ms); `false` after `seconds`.
