@@ -15,7 +15,9 @@ import ObjectGraph
 ///   changes dropped), and the round is made again until a save passes;
 /// - `storeTrump`: the round is made again until a save writes the counter (the did-save
 ///   lists it); the store's values won the others;
-/// - `objectTrump`, `overwrite`, `rollback`: one save per round, as the policy merges it.
+/// - `objectTrump`, `overwrite`, `rollback`: one save per round, as the policy merges it
+///   (saved again, and counted as a conflict, when the policy's merge attempts run out while
+///   the others keep saving).
 ///
 /// Prints one line: `saves S conflicts C retries R took T slot L counter V board b0 b1 b2 b3
 /// last X`, where `T` counts the rounds whose save wrote the counter, `L` the last round
@@ -143,7 +145,7 @@ struct SharedEditsCommand: Command {
                     try board.set(Int64(round), for: "slot\(worker)")
                     try board.set("\(worker):\(round)", for: "last")
                     do {
-                        try context.save()
+                        try saveOutlasting(context)
                         saves += 1
                     } catch SaveError.conflicts where policy == .error {
                         conflicts += 1
@@ -161,6 +163,21 @@ struct SharedEditsCommand: Command {
                     // Under store trump another process's counter won: increment that.
                     guard policy == .mergeByPropertyStoreTrump else { break }
                     retries += 1
+                }
+            }
+        }
+
+        /// Saves; under a policy that merges, saves again when the policy's merge attempts
+        /// ran out while others kept saving the same objects (``SaveError/conflicts(_:)``,
+        /// counted as a conflict: the context holds the merged objects, ready to save).
+        private mutating func saveOutlasting(_ context: ManagedContext) throws {
+            var attempts = 0
+            while true {
+                do {
+                    return try context.save()
+                } catch SaveError.conflicts where policy != .error && attempts < Self.maxAttempts {
+                    attempts += 1
+                    conflicts += 1
                 }
             }
         }

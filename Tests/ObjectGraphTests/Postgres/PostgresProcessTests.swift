@@ -226,21 +226,22 @@ struct PostgresProcessTests {
                 #expect(lastRounds.contains(final.last), "\(final)")
             }
         case "objectTrump":
-            // One save per round, never refused; the properties each process alone changes
-            // all kept; the last writer's values everywhere else.
-            #expect(reports.allSatisfy { $0.saves == Self.rounds && $0.conflicts == 0 })
+            // One save per round (saved again if the merge attempts ran out under load); the
+            // properties each process alone changes all kept; the last writer's values
+            // everywhere else.
+            #expect(reports.allSatisfy { $0.saves == Self.rounds })
             #expect(final.board == everySlotFull)
             #expect(final.counter <= total)
             #expect(reports.map(Shared.init).contains(final), "\(final) \(reports)")
         case "overwrite":
             // The last writer's whole objects, as it held them.
-            #expect(reports.allSatisfy { $0.saves == Self.rounds && $0.conflicts == 0 })
+            #expect(reports.allSatisfy { $0.saves == Self.rounds })
             #expect(reports.map(Shared.init).contains(final), "\(final) \(reports)")
             #expect(lastRounds.contains(final.last), "\(final)")
         default:
             // rollback: a conflicting object's changes are dropped, the rest is saved; every
             // increment that was written counts.
-            #expect(reports.allSatisfy { $0.saves == Self.rounds && $0.conflicts == 0 })
+            #expect(reports.allSatisfy { $0.saves == Self.rounds })
             #expect(final.counter == Int64(reports.map(\.took).reduce(0, +)))
             for (worker, report) in zip(0..., reports) {
                 #expect(final.board[worker] == report.slot, "worker \(worker): \(report)")
