@@ -1,6 +1,5 @@
 import Foundation
 import Keychain
-
 import enum ObjectGraph.StringLiteral
 
 /// `objectgraph keychain add-generic-password|find-generic-password|delete-generic-password|
