@@ -24,6 +24,7 @@ public enum CommandLineTool {
             MigrateCommand.self,
             StressSaveCommand.self,
             IncrementCommand.self,
+            SharedEditsCommand.self,
             DiagramCommand.self,
             CompletionsCommand.self,
             HistoryCommand.self,

@@ -16,7 +16,8 @@ import Foundation
 public final class PostgresConnection {
     /// Where the connection goes (its password is never shown).
     public let url: PostgresURL
-    /// libpq's connection (used by the extensions in this module).
+    /// libpq's connection (used by the extensions in this module; ``PostgresListener`` waits
+    /// on its socket).
     let handle: OpaquePointer
     /// Called after each statement ``execute(_:_:)`` or ``run(_:)`` finishes, with its SQL,
     /// time and counts (a SQL log; `nil`: nothing is measured).

@@ -100,8 +100,10 @@ public struct StoreOptions: Sendable, Hashable {
     /// ``StoreCoordinator/remoteChangeNotification`` and yields to every
     /// ``StoreCoordinator/remoteChanges()`` stream, usually within milliseconds of the commit,
     /// and contexts with ``ManagedContext/automaticallyMergesRemoteChanges`` merge. Saves
-    /// through this coordinator do not count. Writable SQLite stores only (other types and
-    /// read-only stores, which are read as they were when opened, ignore it).
+    /// through this coordinator do not count. Writable SQLite stores (a watch of the file) and
+    /// PostgreSQL stores (`LISTEN` on the schema's channel, which every save `NOTIFY`s, across
+    /// machines); other types and read-only stores, which are read as they were when opened,
+    /// ignore it.
     ///
     /// ```swift
     /// var options = StoreOptions()
@@ -124,9 +126,9 @@ public struct StoreOptions: Sendable, Hashable {
     /// Where the SQL log's entries go: standard error unless set.
     public var sqlLogHandler: SQLLogHandler = .standardError
     /// Record every save and batch request in the store's persistent history (Core Data's
-    /// `NSPersistentHistoryTrackingKey`): SQLite stores only, in Core Data's own history
-    /// tables (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`), created when the store is
-    /// added with tracking on. Off by default. Another store type with it on throws
+    /// `NSPersistentHistoryTrackingKey`): SQLite and PostgreSQL stores, in Core Data's own
+    /// history tables (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`), created when the store
+    /// is added with tracking on. Off by default. Another store type with it on throws
     /// ``HistoryError/notSupported(storeType:)``.
     ///
     /// ```swift

@@ -66,7 +66,7 @@ public final class StoreCoordinator: @unchecked Sendable {
     ///   ``StoreError/incompatibleModel(path:compatibility:)`` for a store of another version
     ///   that is not migrated; a ``MigrationError`` when its migration cannot run or fails
     ///   (the store is then left as it was); ``HistoryError/notSupported(storeType:)`` when
-    ///   ``StoreOptions/tracksHistory`` is on for a store type other than SQLite.
+    ///   ``StoreOptions/tracksHistory`` is on for a store type other than SQLite and PostgreSQL.
     @discardableResult
     public func addStore(
         type: StoreType = .inMemory, at url: URL? = nil, configuration: String? = nil,
@@ -75,7 +75,7 @@ public final class StoreCoordinator: @unchecked Sendable {
         if let configuration, model.configuration(named: configuration) == nil {
             throw ObjectGraphError.unknownConfiguration(configuration)
         }
-        if options.tracksHistory, type != .sqlite {
+        if options.tracksHistory, type != .sqlite, type != .postgres {
             throw HistoryError.notSupported(storeType: type.rawValue)
         }
         if type != .inMemory, type != .postgres, let path = url?.path,

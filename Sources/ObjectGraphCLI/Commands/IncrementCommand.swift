@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 /// `objectgraph _increment` (hidden, for multi-process tests): increments the one `Counter`
-/// of a SQLite store again and again, saving after each increment, while other processes do
+/// of a SQLite store (or a PostgreSQL schema, given its URL) again and again, saving after each increment, while other processes do
 /// the same on the same file.
 ///
 /// The model must have an entity `Counter` with an attribute `value` (Integer 64), and the
@@ -40,7 +40,7 @@ struct IncrementCommand: Command {
     static let name = "_increment"
     static let abstract = "Increment a counter from several processes (tests; not listed)"
     static let help = """
-        OVERVIEW: Increment the one Counter of a SQLite store, saving after each increment
+        OVERVIEW: Increment the one Counter of a store, saving after each increment
         (hidden command, for multi-process tests).
 
         USAGE: objectgraph _increment --model <model> --store <file> [--times N]
@@ -49,7 +49,8 @@ struct IncrementCommand: Command {
 
         OPTIONS:
           --model <model>        A model with Counter(value: Integer 64).
-          --store <file>         A SQLite store holding one Counter.
+          --store <file>         A SQLite store (or a postgresql:// URL) holding one
+                                 Counter.
           --times N              How many increments (default 50).
           --policy <policy>      storeTrump (retry until each increment is written, the
                                  default) or error (count conflicts, drop those increments).
@@ -66,23 +67,14 @@ struct IncrementCommand: Command {
         """
 
     static func run(_ arguments: [String], io: CommandIO) -> Int32 {
-        var options: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            guard
-                [
+        guard
+            let options = workerOptions(
+                arguments,
+                allowed: [
                     "--model", "--store", "--times", "--policy", "--start-after", "--pause-ms",
                     "--max-attempts", "--history",
-                ].contains(argument),
-                index < arguments.count
-            else {
-                return usageError("unknown option or missing value '\(argument)'", io: io)
-            }
-            options[argument] = arguments[index]
-            index += 1
-        }
+                ], io: io)
+        else { return ExitStatus.usage }
         let policies: [String: MergePolicy] = [
             "storeTrump": .mergeByPropertyStoreTrump, "error": .error,
         ]
@@ -101,12 +93,8 @@ struct IncrementCommand: Command {
                 io: io)
         }
         do {
-            let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
-            let coordinator = StoreCoordinator(model: model)
-            var storeOptions = StoreOptions(createIfMissing: false)
-            storeOptions.tracksHistory = history
-            try coordinator.addStore(
-                type: .sqlite, at: URL(fileURLWithPath: storePath), options: storeOptions)
+            let coordinator = try WorkerCommandSupport.coordinator(
+                model: modelPath, store: storePath, history: history)
             let context = ManagedContext(coordinator: coordinator)
             context.mergePolicy = policy
             guard let counter = try context.fetch(FetchRequest(entityName: "Counter")).first
@@ -115,7 +103,8 @@ struct IncrementCommand: Command {
                 return ExitStatus.usage
             }
             // Ready (model read, store open, counter loaded): start with the others.
-            if let gate = options["--start-after"], !waitFor(gate) {
+            if let gate = options["--start-after"], !WorkerCommandSupport.waitFor(gate, seconds: 30)
+            {
                 io.writeError("error: '\(gate)' did not appear within 30 seconds\n")
                 return ExitStatus.usage
             }
@@ -222,15 +211,5 @@ struct IncrementCommand: Command {
             }
             tally.rest()
         }
-    }
-
-    /// Waits until a file exists at `path` (polling); `false` after 30 seconds.
-    private static func waitFor(_ path: String) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: path) {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return true
     }
 }

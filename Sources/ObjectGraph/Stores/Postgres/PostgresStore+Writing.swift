@@ -121,12 +121,13 @@ extension PostgresStore {
         let deleted = changes.deleted
         try postgres {
             try connection.transaction {
+                let tombstones = try tombstones(of: deleted)
                 var conflicts: [SaveConflict] = []
                 // Deletions, then updates, then inserts, as on SQLite.
-                for row in deleted {
+                for row in lockOrder(deleted) {
                     if let conflict = try delete(row) { conflicts.append(conflict) }
                 }
-                for row in updated {
+                for row in lockOrder(updated) {
                     if let conflict = try update(row) { conflicts.append(conflict) }
                 }
                 // A conflict stops the save before the inserts: its merge may change them.
@@ -136,6 +137,7 @@ extension PostgresStore {
                 for row in inserted { try insert(row) }
                 for row in inserted { try writeRelationships(row) }
                 for row in updated { try writeRelationships(row) }
+                try publish(changes, tombstones: tombstones)
             }
         }
     }

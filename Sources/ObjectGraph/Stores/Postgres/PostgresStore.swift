@@ -47,6 +47,8 @@ final class PostgresStore: PersistentStore {
     var readPlans: [Int: PostgresReadPlan] = [:]
     /// Row writing plans by schema entity index, made on first use.
     var writePlans: [Int: PostgresWritePlan] = [:]
+    /// History recording and save announcements (`PostgresStore+Publishing.swift`).
+    let publishing: PostgresPublishing
 
     /// Connects to the database `url` names and opens (or creates) the store in its schema.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the URL cannot be read or the
@@ -62,6 +64,7 @@ final class PostgresStore: PersistentStore {
         }
         path = address.description
         schemaName = address.schema ?? Self.defaultSchema
+        publishing = PostgresPublishing(schema: schemaName)
         self.schema = schema
         do {
             layout = try StoreLayout(
@@ -99,7 +102,6 @@ final class PostgresStore: PersistentStore {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
         opening.statementObserver = Self.statementObserver(sqlLog)
-        defer { pool.release(opening) }
         do {
             let metadata = try Self.openSchema(
                 opening, ddl: ddl, name: schemaName, path: path, options: options)
@@ -107,9 +109,13 @@ final class PostgresStore: PersistentStore {
                 type: .postgres, url: address.redactedURL, configurationName: configuration,
                 isReadOnly: options.isReadOnly, metadata: metadata)
         } catch {
+            pool.release(opening)
             pool.leave()
             throw error
         }
+        pool.release(opening)
+        // The store is whole now: should this throw, `deinit` leaves the pool.
+        if options.tracksHistory, !options.isReadOnly { try prepareHistoryTables() }
     }
 
     /// A read-only copy of `store` reading through `connection`, which stays pinned to it
@@ -130,6 +136,7 @@ final class PostgresStore: PersistentStore {
         entityLayouts = store.entityLayouts
         schemaIndexByNumber = store.schemaIndexByNumber
         uniqueConstraints = store.uniqueConstraints
+        publishing = store.publishing
         readPlans = store.readPlans
         writePlans = store.writePlans
     }

@@ -80,11 +80,7 @@ struct SQLiteHistoryRecorder {
     /// `ZCOLUMNS`: a bit per property position of the entity (inherited properties first, in
     /// model order), position `n` at bit `n % 8` of byte `n / 8`.
     static func columnMask(_ positions: [Int], count: Int) -> Data {
-        var bytes = [UInt8](repeating: 0, count: max(1, (count + 7) / 8))
-        for position in positions where position >= 0 && position < count {
-            bytes[position / 8] |= UInt8(1) << UInt8(position % 8)
-        }
-        return Data(bytes)
+        HistoryChangeRecord.columnMask(positions, count: count)
     }
 
     /// Writes the transaction row and its change rows.

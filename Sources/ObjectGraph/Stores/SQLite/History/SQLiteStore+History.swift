@@ -206,14 +206,8 @@ extension SQLiteStore: HistoryStore {
             break
         case .update:
             if case .blob(let mask) = row[5] {
-                var names: Set<String> = []
-                for (offset, byte) in mask.enumerated() where byte != 0 {
-                    for bit in 0..<8 where byte & (1 << bit) != 0 {
-                        let position = offset * 8 + bit
-                        if position < entity.names.count { names.insert(entity.names[position]) }
-                    }
-                }
-                change.updatedProperties = names
+                change.updatedProperties = HistoryChangeRecord.propertyNames(
+                    in: mask, names: entity.names)
             }
         case .delete:
             var tombstone: [String: Value] = [:]

@@ -6,16 +6,8 @@ extension SQLiteStore {
     /// The attributes each entity keeps as tombstones, in property order (`ZTOMBSTONE0` is
     /// the first); empty for an entity keeping none.
     func tombstoneAttributes(ofEntity index: Int) -> [TombstoneAttribute] {
-        let entity = schema.entities[index]
-        let entityLayout = entityLayouts[index]
-        return entity.properties.compactMap { property in
-            guard case .attribute(let attribute) = property,
-                attribute.preservesValueInHistoryOnDeletion, !attribute.isTransient,
-                let column = entityLayout.attributeColumns[attribute.name]
-            else { return nil }
-            return TombstoneAttribute(
-                name: attribute.name, type: attribute.type, column: column.name)
-        }
+        HistoryChangeRecord.tombstoneAttributes(
+            of: schema.entities[index], layout: entityLayouts[index])
     }
 
     /// The most tombstones any entity keeps.
