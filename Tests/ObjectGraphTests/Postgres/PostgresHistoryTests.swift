@@ -108,6 +108,28 @@ struct PostgresHistoryTests {
         #expect(try coordinator.currentHistoryToken(forStore: store2)?.transactionNumber == 3)
     }
 
+    @Test("batch deletes and updates are recorded as transactions too")
+    func batchRequests() throws {
+        let url = try PostgresStoreTests.freshURL()
+        let (coordinator, context) = try Self.open(url)
+        for name in ["a", "b", "c"] { try context.insert("Folder").set(name, for: "name") }
+        try context.save()
+        _ = try context.execute(
+            BatchUpdateRequest(
+                entityName: "Folder", predicate: try Predicate(format: "name != 'c'"),
+                propertiesToUpdate: ["color": .constant(.string("red"))]))
+        _ = try context.execute(
+            BatchDeleteRequest(
+                entityName: "Folder", predicate: try Predicate(format: "name == 'a'")))
+        let transactions = try coordinator.fetchHistory(HistoryRequest()).transactions
+        #expect(transactions.count == 3)
+        #expect(transactions.dropFirst().first?.changes.map(\.changeType) == [.update, .update])
+        #expect(transactions.dropFirst().first?.changes.first?.updatedProperties == ["color"])
+        let deleted = try #require(transactions.last?.changes.first)
+        #expect(transactions.last?.changes.count == 1 && deleted.changeType == .delete)
+        #expect(deleted.tombstone?["name"] == .string("a"))
+    }
+
     @Test("a store without tracking records nothing")
     func withoutTracking() throws {
         let url = try PostgresStoreTests.freshURL()

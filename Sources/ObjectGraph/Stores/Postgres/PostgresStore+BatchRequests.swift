@@ -14,6 +14,9 @@ extension PostgresStore {
     static let batchAttempts = 20
 
     func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? {
+        // A store keeping history records every change with its save; a batch run here would
+        // record none (and announce none), so the caller's rows path runs it as a save.
+        if tracksHistory { return nil }
         switch batch {
         case .delete(let query): return try batchDelete(query)
         case .update(let query, let values): return try batchUpdate(query, values)
