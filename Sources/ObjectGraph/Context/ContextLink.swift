@@ -20,13 +20,20 @@ final class ContextLink {
     /// ``ManagedObject/observationAccess(_:)``).
     var registrars: [ObjectIdentifier: ObservationRegistrar] = [:]
     /// Tells typed reads whether they are inside a tracking scope; made by the first typed read
-    /// while ``tracksObservation`` holds. Kept alive here; typed reads use ``probeReference``.
-    private var probe: ObservationProbe? {
-        didSet { probeReference = probe.map { Unmanaged.passUnretained($0) } }
+    /// while ``tracksObservation`` holds, with the key path it is accessed by. Kept alive here
+    /// (the key path holds the probe); typed reads use ``probeReference``.
+    private var probe: (probe: ObservationProbe, keyPath: KeyPath<ObservationProbe, Bool>)? {
+        didSet {
+            probeReference = probe.map {
+                ProbeReference(
+                    probe: Unmanaged.passUnretained($0.probe),
+                    keyPath: Unmanaged.passUnretained($0.keyPath))
+            }
+        }
     }
     /// ``probe`` without ownership, so that a typed read (which runs while its object holds
     /// this link, and the link the probe) asks it without retaining it.
-    @exclusivity(unchecked) private(set) var probeReference: Unmanaged<ObservationProbe>?
+    @exclusivity(unchecked) private(set) var probeReference: ProbeReference?
     /// Whether typed reads register with Observation (see
     /// ``ManagedContext/tracksObservation``).
     var tracksObservation = true {
@@ -36,11 +43,35 @@ final class ContextLink {
     init() {}
 
     /// The probe, made now when the context tracks observation and has none yet.
-    func startProbe() -> ObservationProbe? {
+    func startProbe() -> ProbeReference? {
         guard tracksObservation else { return nil }
-        if let probe { return probe }
-        let probe = ObservationProbe()
-        self.probe = probe
-        return probe
+        if probe == nil {
+            let made = ObservationProbe()
+            probe = (made, ObservationProbe.keyPath(of: made))
+        }
+        return probeReference
+    }
+
+    /// The probe and its key path, not retained.
+    struct ProbeReference {
+        let probe: Unmanaged<ObservationProbe>
+        let keyPath: Unmanaged<KeyPath<ObservationProbe, Bool>>
+
+        /// Whether a read now may be inside a tracking scope (see
+        /// ``ObservationProbe/mayBeTracking(_:)``).
+        @inline(__always)
+        func mayBeTracking() -> Bool {
+            probe._withUnsafeGuaranteedRef { probe in
+                keyPath._withUnsafeGuaranteedRef { probe.mayBeTracking($0) }
+            }
+        }
+
+        /// Whether a read now is inside a tracking scope (see
+        /// ``ObservationProbe/isTracking(_:)``).
+        func isTracking() -> Bool {
+            probe._withUnsafeGuaranteedRef { probe in
+                keyPath._withUnsafeGuaranteedRef { probe.isTracking($0) }
+            }
+        }
     }
 }

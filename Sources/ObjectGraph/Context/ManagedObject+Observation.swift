@@ -15,9 +15,9 @@ import Observation
 /// registrar, keyed by property.)
 ///
 /// It costs little where nobody observes: a typed read outside a tracking scope is one access
-/// of the context's ``ObservationProbe`` (Observation's thread-local test), and makes nothing;
-/// a change of an object never read inside a scope costs one flag test. A context can turn it
-/// off (``ManagedContext/tracksObservation``).
+/// of the context's ``ObservationProbe`` (Observation's thread-local test) and a test of its
+/// count, and makes nothing; a change of an object never read inside a scope costs one flag
+/// test. A context can turn it off (``ManagedContext/tracksObservation``).
 extension ManagedObject: Observable {
     /// The key path the registrar knows the property at `position` by.
     subscript(observedPosition position: Int) -> Int { position }
@@ -31,18 +31,20 @@ extension ManagedObject: Observable {
         // its probe throughout, as the probe's access calls back only its token's hash, which
         // touches neither.
         guard let link = link.map({ Unmanaged.passUnretained($0) }) else { return }
-        let tracking = link._withUnsafeGuaranteedRef { link -> Bool in
-            guard let probe = link.probeReference else { return startProbe(link) }
-            return probe._withUnsafeGuaranteedRef { $0.isTracking() }
+        let mayBeTracking = link._withUnsafeGuaranteedRef { link -> Bool in
+            guard let probe = link.probeReference else { return true }
+            return probe.mayBeTracking()
         }
-        if tracking { trackedAccess(position) }
+        if mayBeTracking { accessIfTracking(position) }
     }
 
-    /// Makes the context's probe (when it tracks observation) and asks it about this read.
+    /// Registers the read when it is inside a tracking scope: what a read does when its probe
+    /// may have been hashed (or the context has no probe yet: it makes one when it tracks
+    /// observation).
     @inline(never)
-    private func startProbe(_ link: ContextLink) -> Bool {
-        guard let probe = link.startProbe() else { return false }
-        return probe.isTracking()
+    private func accessIfTracking(_ position: Int) {
+        guard let probe = link?.startProbe(), probe.isTracking() else { return }
+        trackedAccess(position)
     }
 
     /// Registers a read inside a tracking scope with the object's own registrar (made now if

@@ -135,12 +135,22 @@ extension ManagedObject {
     private func observedSlot(at position: Int?) -> UnsafePointer<Slot>? {
         guard let position else { return nil }
         observationAccess(position)
-        if isFault {
-            do { try fulfill() } catch { return nil }
+        if isFault, !fulfilledForRead() { return nil }
+        // A position of the object's own schema (its cache is kept per schema), so inside its
+        // slots.
+        assert(position < schema.slotCount)
+        return UnsafePointer(slotBlock.start + (Int(slotOffset) + position))
+    }
+
+    /// Loads the fault for a typed read: whether it could.
+    @inline(never)
+    private func fulfilledForRead() -> Bool {
+        do {
+            try fulfill()
+            return true
+        } catch {
+            return false
         }
-        let slots = slots
-        guard position < slots.count else { return nil }
-        return UnsafePointer(slots.start + position)
     }
 
     @usableFromInline

@@ -4,15 +4,18 @@ import Synchronization
 /// typed access looks its name up once per schema: what ``TypedProperty`` and
 /// ``TypedAttribute`` hold.
 ///
-/// Four atomic words, each a schema's ``EntitySchema/token`` and the position, chosen by the
-/// token's low bits: so classes used by contexts on several threads share it safely, and an
-/// entity and its subentities (whose objects a fetch mixes) each keep their own; a schema
-/// whose word another took looks the name up again. It starts empty, so a constant of it is
-/// initialized by the compiler, not lazily at its first use.
+/// Atomic words, each a schema's ``EntitySchema/token`` and the position: the first schema
+/// looked up keeps the first word, which a read tests inline; others take one of four more,
+/// chosen by the token's low bits and tested out of line. So classes used by contexts on
+/// several threads share it safely, and an entity and its subentities (whose objects a fetch
+/// mixes) each keep their own; a schema whose word another took looks the name up again. It
+/// starts empty, so a constant of it is initialized by the compiler, not lazily at its first
+/// use.
 @usableFromInline
 struct PositionCache: ~Copyable, Sendable {
-    // `token << 20 | position` of a schema the position was looked up in (0: none), by the
-    // token's two low bits.
+    // `token << 20 | position` of a schema the position was looked up in (0: none): the first
+    // one's, then others' by the token's two low bits.
+    @usableFromInline let first: Atomic<UInt64>
     @usableFromInline let cached0: Atomic<UInt64>
     @usableFromInline let cached1: Atomic<UInt64>
     @usableFromInline let cached2: Atomic<UInt64>
@@ -21,14 +24,14 @@ struct PositionCache: ~Copyable, Sendable {
     /// An empty cache.
     @inlinable
     init() {
+        first = Atomic(0)
         cached0 = Atomic(0)
         cached1 = Atomic(0)
         cached2 = Atomic(0)
         cached3 = Atomic(0)
     }
 
-    /// The cache word for `token`.
-    @inline(__always)
+    /// The cache word for `token` other than the first.
     private func load(_ token: UInt64) -> UInt64 {
         switch token & 3 {
         case 0: return cached0.load(ordering: .relaxed)
@@ -39,6 +42,11 @@ struct PositionCache: ~Copyable, Sendable {
     }
 
     private func store(_ word: UInt64, for token: UInt64) {
+        // The first schema looked up keeps the first word; a race for it leaves the loser to
+        // the others.
+        if first.compareExchange(expected: 0, desired: word, ordering: .relaxed).exchanged {
+            return
+        }
         switch token & 3 {
         case 0: cached0.store(word, ordering: .relaxed)
         case 1: cached1.store(word, ordering: .relaxed)
@@ -51,12 +59,16 @@ struct PositionCache: ~Copyable, Sendable {
     /// property.
     @inline(__always)
     func position(in schema: EntitySchema, name: String) -> Int? {
-        let word = load(schema.token)
+        let word = first.load(ordering: .relaxed)
         if word >> 20 == schema.token { return Int(truncatingIfNeeded: word & 0xF_FFFF) }
-        return lookUp(in: schema, name: name)
+        return otherPosition(in: schema, name: name)
     }
 
-    private func lookUp(in schema: EntitySchema, name: String) -> Int? {
+    /// The position for a schema other than the first looked up (or none looked up yet).
+    @inline(never)
+    private func otherPosition(in schema: EntitySchema, name: String) -> Int? {
+        let word = load(schema.token)
+        if word >> 20 == schema.token { return Int(truncatingIfNeeded: word & 0xF_FFFF) }
         guard let position = try? schema.position(of: name) else { return nil }
         if position <= 0xF_FFFF {
             store(schema.token << 20 | UInt64(position), for: schema.token)
