@@ -136,10 +136,11 @@ extension ManagedObject {
         guard let position else { return nil }
         observationAccess(position)
         if isFault, !fulfilledForRead() { return nil }
-        // A position of the object's own schema (its cache is kept per schema), so inside its
-        // slots.
-        assert(position < schema.slotCount)
-        return UnsafePointer(slotBlock.start + (Int(slotOffset) + position))
+        // The cache gives a position of the object's own schema; the test keeps a wrong one
+        // from ever reading outside the slots.
+        let slots = slots
+        guard position < slots.count else { return nil }
+        return UnsafePointer(slots.start + position)
     }
 
     /// Loads the fault for a typed read: whether it could.
