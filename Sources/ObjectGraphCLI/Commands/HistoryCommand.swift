@@ -18,6 +18,9 @@ struct HistoryCommand: Command {
            "object": "<URI>", "entity": "...", "updatedProperties": [...], "tombstone": {...}}
         The store is opened read-only: nothing in its folder changes.
 
+        STORE may be a postgresql:// URL (give --model: a PostgreSQL store keeps no model);
+        its password is never printed.
+
         USAGE: objectgraph history [--model MODEL] STORE [--after TOKEN] [--changes]
 
         OPTIONS:

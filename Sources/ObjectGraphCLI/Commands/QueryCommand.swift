@@ -13,6 +13,9 @@ struct QueryCommand: Command {
         SQLite's query plan for it. The store is opened read-only, as 'dump' opens it: nothing
         in its folder changes.
 
+        STORE may be a postgresql:// URL (a PostgreSQL store, read in a read-only session;
+        give --model, such a store keeps no model); its password is never printed.
+
         USAGE: objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]]... [--limit N]
                                  [--sql | --explain] STORE ['PREDICATE']
 
