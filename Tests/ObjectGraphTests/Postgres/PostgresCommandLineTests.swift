@@ -101,7 +101,8 @@ struct PostgresCommandLineTests {
         ])
         #expect(again.status == 2)
         #expect(
-            again.errors.contains("exists") && !again.errors.contains(secret), "\(again.errors)")
+            again.errors.contains("already there") && !again.errors.contains(secret),
+            "\(again.errors)")
     }
 
     @Test("migrate and history take a URL; a store's password never shows")
