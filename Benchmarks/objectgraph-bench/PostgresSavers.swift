@@ -4,8 +4,10 @@ import ObjectGraph
 /// `concurrent_save` on PostgreSQL: several processes, each with its own connection (and, for
 /// ObjectGraph, its own coordinator and context), insert their own slices of the people at
 /// once into one store, saving every ``Workload/importBatch`` people. Every writer waits for
-/// the same wall-clock start; its time runs from that start to its last commit, so the
-/// slowest writer's time gives the throughput of all of them together.
+/// the same wall-clock start (a writer whose process started late begins when it can); the
+/// throughput of all of them together is the people saved over the time from the first
+/// writer's start to the last writer's last commit. Keys are reserved before each save's
+/// transaction, as a context obtains its objects' permanent IDs before it saves.
 enum PostgresSavers {
     /// The people writer `writer` of `writers` inserts (contiguous slices, the last taking
     /// the remainder).
@@ -25,13 +27,14 @@ enum PostgresSavers {
         if delay > 0 { usleep(UInt32(delay * 1_000_000)) }
     }
 
-    /// The result of a writer that started at `startAt`, now done.
-    static func result(startAt: Double, startCPU: Double, checksum: Int64, count: Int)
+    /// The result of a writer that began at `began` (seconds since 1970), now done.
+    static func result(began: Double, startCPU: Double, checksum: Int64, count: Int)
         -> SideResult
     {
         var result = SideResult(
-            seconds: Date().timeIntervalSince1970 - startAt, checksum: checksum, count: count)
+            seconds: Date().timeIntervalSince1970 - began, checksum: checksum, count: count)
         result.cpuSeconds = Clock.cpu() - startCPU
+        result.startedAt = began
         return result
     }
 
@@ -43,6 +46,7 @@ enum PostgresSavers {
         try coordinator.addStore(type: .postgres, at: url)
         let context = ManagedContext(coordinator: coordinator)
         wait(until: startAt)
+        let began = Date().timeIntervalSince1970
         let startCPU = Clock.cpu()
         let teamCount = teamCount(writers: writers, people: n)
         var teams: [ManagedObject] = []
@@ -64,32 +68,31 @@ enum PostgresSavers {
             }
             try context.save()
         }
-        return result(startAt: startAt, startCPU: startCPU, checksum: checksum, count: people.count)
+        return result(began: began, startCPU: startCPU, checksum: checksum, count: people.count)
     }
 
-    /// The raw writer: one connection, a transaction per batch taking its keys from
-    /// `Z_PRIMARYKEY`.
+    /// The raw writer: one connection, keys reserved in `Z_PRIMARYKEY`, then a transaction
+    /// per batch.
     static func raw(_ db: RawPostgres, n: Int, writer: Int, writers: Int, startAt: Double)
         throws -> SideResult
     {
         wait(until: startAt)
+        let began = Date().timeIntervalSince1970
         let startCPU = Clock.cpu()
         let teamCount = teamCount(writers: writers, people: n)
-        let teams = try db.transaction {
-            try RawPostgresRunner.insertTeams(db, count: teamCount, firstName: writer * teamCount)
-        }
+        let teams = try RawPostgresRunner.insertTeams(
+            db, count: teamCount, firstName: writer * teamCount)
         var checksum: Int64 = 0
         let people = slice(writer: writer, of: writers, people: n)
         for batch in stride(
             from: people.lowerBound, to: people.upperBound, by: Workload.importBatch)
         {
             let range = batch..<min(batch + Workload.importBatch, people.upperBound)
+            let first = try RawPostgresRunner.reserveKeys(db, entity: 1, count: range.count)
             checksum &+= try db.transaction {
-                let first = try RawPostgresRunner.reserveKeys(db, entity: 1, count: range.count)
-                return try RawPostgresRunner.insertPeople(
-                    db, range, firstKey: first, teamKeys: teams)
+                try RawPostgresRunner.insertPeople(db, range, firstKey: first, teamKeys: teams)
             }
         }
-        return result(startAt: startAt, startCPU: startCPU, checksum: checksum, count: people.count)
+        return result(began: began, startCPU: startCPU, checksum: checksum, count: people.count)
     }
 }
