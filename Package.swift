@@ -67,7 +67,8 @@ let package = Package(
             name: "Login", dependencies: ["Keychain", "Preferences", "AppContainer"],
             path: "Examples/Login"),
         .executableTarget(
-            name: "objectgraph-bench", dependencies: ["ObjectGraph", "SQLiteDatabase", "CSQLite"],
+            name: "objectgraph-bench",
+            dependencies: ["ObjectGraph", "SQLiteDatabase", "CSQLite", "CLibPQ"],
             path: "Benchmarks/objectgraph-bench"),
 
         // Tests.

@@ -30,8 +30,17 @@ struct BenchOptions {
     var directory: String?
     /// Child mode: give the ObjectGraph context an undo manager.
     var withUndo = false
-    /// Child mode: the ObjectGraph store type (`sqlite`, `binary`, `xml`).
+    /// Child mode: the ObjectGraph store type (`sqlite`, `binary`, `xml`, `postgres`); in the
+    /// parent, `postgres` runs the PostgreSQL comparison (``PostgresBenchmarkRun``).
     var store = "sqlite"
+    /// The PostgreSQL database (`--url`; the parent: instead of a private server; a child:
+    /// its side's store, `schema=` naming its schema).
+    var url: String?
+    /// Child mode, `pg_saver`: which writer this is, of how many, and when (seconds since
+    /// 1970) they all start.
+    var writer = 0
+    var writers = 1
+    var startAt = 0.0
     /// Skip the store-type section (load and save in each store type).
     var skipStores = false
     /// The operations to run (`--ops`): those of ``Workload/operations``, `typed_access` and
@@ -49,7 +58,9 @@ struct BenchOptions {
 
     /// Every operation `--ops` can name.
     static let allOperations =
-        Workload.operations + Workload.freshStoreOperations + ["typed_access", "live_update"]
+        Workload.operations + Workload.freshStoreOperations + [
+            "typed_access", "live_update", "concurrent_save",
+        ]
 
     /// Whether `operation` is to run.
     func runs(_ operation: String) -> Bool {
@@ -76,6 +87,12 @@ struct BenchOptions {
           --no-stores            skip the load/save comparison of SQLite, binary and XML stores
           --history              open ObjectGraph's SQLite stores with persistent history on
                                  (the raw side is unchanged), to measure what recording costs
+          --store postgres       compare ObjectGraph's PostgreSQL store with raw libpq instead
+                                 (insert, fetch_all, query, update_all, prefetch, delete_all,
+                                 then concurrent_save: 1 process saving against 4), on a
+                                 private server (initdb in a temporary folder, Unix socket)
+          --url URL              the same on the database URL names (schemas bench_* are
+                                 made and dropped there)
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
                                  query, update_all, prefetch, aggregate, delete_all,
                                  batch_insert, batch_update, batch_delete, concurrent_import,
@@ -123,7 +140,8 @@ struct BenchOptions {
                 guard
                     Workload.operations.contains(text)
                         || Workload.freshStoreOperations.contains(text)
-                        || ["open", "save", "resave", "fetch_drop"].contains(text)
+                        || ["open", "save", "resave", "fetch_drop", "pg_saver", "pg_create"]
+                            .contains(text)
                         || LiveUpdate.operations.contains(text)
                 else {
                     throw BenchError.usage("unknown --op '\(text)'")
@@ -132,6 +150,17 @@ struct BenchOptions {
             case "--dir": directory = try value(flag)
             case "--undo": withUndo = true
             case "--store": store = try value(flag)
+            case "--url":
+                url = try value(flag)
+                store = "postgres"
+            case "--writer": writer = try positive(flag) - 1
+            case "--writers": writers = try positive(flag)
+            case "--start-at":
+                let text = try value(flag)
+                guard let seconds = Double(text) else {
+                    throw BenchError.usage("--start-at needs seconds since 1970, not '\(text)'")
+                }
+                startAt = seconds
             case "--no-stores": skipStores = true
             case "--history":
                 // Children inherit the environment: each ObjectGraph side then tracks history.

@@ -16,20 +16,49 @@ struct ChildLauncher {
         }
     }
 
-    /// Runs `side`'s `operation` on the store in `directory`.
+    /// A started child: ``finish()`` waits for it and reads its result.
+    struct Child {
+        let process: Process
+        let pipe: Pipe
+        let label: String
+
+        func finish() throws -> SideResult {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let output = String(decoding: data, as: UTF8.self)
+            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+                throw BenchError.child("\(label) failed (status \(process.terminationStatus))")
+            }
+            return try SideResult(output: output)
+        }
+    }
+
+    /// Runs `side`'s `operation` on the store in `directory` (`extra`: further arguments, such
+    /// as a PostgreSQL store's `--url`).
     func run(
         side: BenchOptions.Side, operation: String, n: Int, directory: URL, queries: Int,
-        budget: Double, withUndo: Bool = false, store: String = "sqlite"
+        budget: Double, withUndo: Bool = false, store: String = "sqlite", extra: [String] = []
     ) throws -> SideResult {
+        var arguments = ["--queries", String(queries), "--query-budget", String(budget)]
+        if withUndo { arguments.append("--undo") }
+        return try start(
+            side: side, operation: operation, n: n, directory: directory, store: store,
+            extra: arguments + extra
+        ).finish()
+    }
+
+    /// Starts `side`'s `operation` without waiting for it.
+    func start(
+        side: BenchOptions.Side, operation: String, n: Int, directory: URL, store: String,
+        extra: [String]
+    ) throws -> Child {
         let process = Process()
         process.executableURL = executable
-        var arguments = [
-            "--side", side.rawValue, "--op", operation, "--n", String(n), "--dir", directory.path,
-            "--queries", String(queries), "--query-budget", String(budget),
-        ]
-        if withUndo { arguments.append("--undo") }
-        arguments += ["--store", store]
-        process.arguments = arguments
+        process.arguments =
+            [
+                "--side", side.rawValue, "--op", operation, "--n", String(n), "--dir",
+                directory.path, "--store", store,
+            ] + extra
         let pipe = Pipe()
         process.standardOutput = pipe
         do {
@@ -37,13 +66,6 @@ struct ChildLauncher {
         } catch {
             throw BenchError.child("cannot start \(executable.path): \(error)")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw BenchError.child(
-                "\(side.rawValue) \(operation) failed (status \(process.terminationStatus))")
-        }
-        return try SideResult(output: output)
+        return Child(process: process, pipe: pipe, label: "\(side.rawValue) \(operation)")
     }
 }

@@ -16,11 +16,14 @@ struct SideResult {
     var peakRSSKB: Int = 0
     /// The child's resident set size before its side opened anything, in KB.
     var baselineRSSKB: Int = 0
+    /// When the timed part began, in seconds since 1970 (`concurrent_save`'s writers; 0
+    /// otherwise).
+    var startedAt: Double = 0
 
     /// The line the child prints.
     var line: String {
         "RESULT seconds=\(seconds) cpu_seconds=\(cpuSeconds) checksum=\(checksum) count=\(count) peak_rss_kb=\(peakRSSKB)"
-            + " baseline_rss_kb=\(baselineRSSKB)"
+            + " baseline_rss_kb=\(baselineRSSKB) started_at=\(startedAt)"
     }
 
     /// Reads the `RESULT` line out of a child's output.
@@ -42,6 +45,7 @@ struct SideResult {
         self.init(seconds: seconds, checksum: checksum, count: count, peakRSSKB: peak)
         cpuSeconds = cpu
         baselineRSSKB = baseline
+        startedAt = fields["started_at"].flatMap(Double.init) ?? 0
     }
 
     /// The median of `runs` of one operation on one side: the median wall-clock and CPU times

@@ -50,6 +50,13 @@
 //   update (the context's processPendingChanges, its only observer) is timed against a plain
 //   refetch of the same request in the same context, each in its own child on a store an
 //   untimed insert child made (target ratio ≤ 0.1). `--ops live_update` runs it alone.
+// - `--store postgres` (or `--url URL`): insert, fetch_all, query, update_all, prefetch and
+//   delete_all through ObjectGraph's PostgreSQL store against raw libpq (RawPostgresRunner:
+//   the store's tables, statements prepared once, one transaction per writing operation,
+//   Z_OPT checked per row), each side in a schema of its own on a private server the
+//   benchmark starts (initdb in a temporary folder, Unix socket only; BenchPostgresServer) or
+//   on the database --url names; `--repeat K` runs the chain K times in fresh schemas. Then
+//   `concurrent_save`: n people saved by 1 process, then by 4 at once (PostgresSavers).
 // - Failures print the error and exit 1; usage errors exit 2.
 
 import Foundation
@@ -59,6 +66,7 @@ func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
     guard let operation = options.operation, let directory = options.directory else {
         throw BenchError.usage("--side needs --op and --dir")
     }
+    if options.store == "postgres" { try runPostgresChild(options, side: side) }
     // `--store` is `sqlite`, `binary` or `xml`: also the store file's extension.
     guard let storeType = StoreType(fileExtension: options.store) else {
         throw BenchError.usage("--store takes sqlite, binary or xml, not '\(options.store)'")
@@ -89,6 +97,44 @@ func runChild(_ options: BenchOptions, side: BenchOptions.Side) throws {
     exit(0)
 }
 
+/// A child of the PostgreSQL comparison: one side's operation on the store `--url` names.
+func runPostgresChild(_ options: BenchOptions, side: BenchOptions.Side) throws -> Never {
+    guard let operation = options.operation, let text = options.url, let url = URL(string: text)
+    else { throw BenchError.usage("--store postgres needs --op and --url") }
+    let baseline = PeakMemory.currentKilobytes()
+    let retained = Retained()
+    var result: SideResult
+    switch (side, operation) {
+    case (.objectGraph, "pg_create"):
+        try StoreCoordinator(model: Workload.model()).addStore(type: .postgres, at: url)
+        result = SideResult(seconds: 0, checksum: 0, count: 0)
+    case (.objectGraph, "pg_saver"):
+        result = try PostgresSavers.objectGraph(
+            url: url, n: options.n, writer: options.writer, writers: options.writers,
+            startAt: options.startAt)
+    case (.objectGraph, _):
+        result = try ObjectGraphRunner(
+            n: options.n, url: url, withUndoManager: false, storeType: .postgres,
+            retained: retained
+        ).run(operation, queries: options.queries, budget: options.queryBudget)
+    case (.raw, _):
+        let components = URLComponents(string: text)
+        let schema = components?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
+        result = try RawPostgresRunner(
+            n: options.n, conninfo: try PostgresBenchmarkRun.url(text, schema: nil),
+            schema: schema, retained: retained
+        ).run(
+            operation, queries: options.queries, writer: options.writer,
+            writers: options.writers, startAt: options.startAt)
+    }
+    result.peakRSSKB = PeakMemory.kilobytes()
+    result.baselineRSSKB = baseline
+    print(result.line)
+    fflush(nil)
+    _ = Unmanaged.passRetained(retained)
+    exit(0)
+}
+
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data(("objectgraph-bench: " + message + "\n").utf8))
     exit(status)
@@ -98,6 +144,8 @@ do {
     let options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
     if let side = options.side {
         try runChild(options, side: side)
+    } else if options.store == "postgres" {
+        try PostgresBenchmarkRun(options: options).run()
     } else {
         try BenchmarkRun(options: options).run()
     }

@@ -61,16 +61,17 @@ enum StoreJSON {
 /// Opening a model and a store for the store commands.
 enum StoreOpening {
     /// The model at `modelPath` (or, without one, the model the store carries in its
-    /// `Z_MODELCACHE`) and a context on the store at `storePath`, opened read-only.
+    /// `Z_MODELCACHE`) and a context on the store at `storePath` (a file, or a PostgreSQL
+    /// URL), opened read-only.
     static func open(model modelPath: String?, store storePath: String) throws
         -> (EntityModel, ManagedContext)
     {
         let model = try self.model(at: modelPath, forStore: storePath)
-        let url = URL(fileURLWithPath: storePath)
         guard let type = try StoreFileKind.checkedSource(storePath) else {
             throw StoreError.cannotOpen(
                 path: storePath, reason: "not a store file ObjectGraph knows")
         }
+        let url = try StoreFileKind.url(for: storePath)
         let coordinator = StoreCoordinator(model: model)
         try coordinator.addStore(type: type, at: url, options: StoreOptions(isReadOnly: true))
         return (model, ManagedContext(coordinator: coordinator))
@@ -79,7 +80,8 @@ enum StoreOpening {
     /// The model file at `modelPath` when given, else the store's cached model. Of a versioned
     /// bundle, the version the store was written with (by its version hashes, as a migration
     /// finds it), else the current one.
-    /// - Throws: ``CachedModelMissing`` when there is no model file and the store has no cache.
+    /// - Throws: ``CachedModelMissing`` when there is no model file and the store has no cache
+    ///   (a PostgreSQL store keeps none).
     static func model(at modelPath: String?, forStore storePath: String) throws -> EntityModel {
         if let modelPath {
             let url = URL(fileURLWithPath: modelPath)
@@ -89,28 +91,28 @@ enum StoreOpening {
             let coordinator = try StoreCoordinator(bundle: ModelBundle(contentsOf: url))
             if let type = try StoreFileKind.checkedSource(storePath),
                 let steps = try? coordinator.migrationPlan(
-                    forStoreAt: URL(fileURLWithPath: storePath), type: type),
+                    forStoreAt: StoreFileKind.url(for: storePath), type: type),
                 let first = steps.first
             {
                 return first.source.model
             }
             return coordinator.model
         }
-        guard try StoreFileKind.checkedSource(storePath) != nil else {
+        guard let type = try StoreFileKind.checkedSource(storePath) else {
             throw StoreError.cannotOpen(
                 path: storePath, reason: "not a store file ObjectGraph knows")
         }
-        guard
+        guard type != .postgres,
             let cached = try StoreCoordinator.cachedModel(
                 ofStoreAt: URL(fileURLWithPath: storePath))
-        else { throw CachedModelMissing(store: storePath) }
+        else { throw CachedModelMissing(store: StoreFileKind.displayName(storePath)) }
         return cached
     }
 }
 
 /// A store opened without `--model` that keeps no model inside it.
 struct CachedModelMissing: Error, CustomStringConvertible {
-    /// The store's path.
+    /// The store's path (a PostgreSQL URL without its password).
     let store: String
 
     var description: String {

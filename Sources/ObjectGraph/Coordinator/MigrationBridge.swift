@@ -60,6 +60,21 @@ enum MigrationBridge {
             step, rows: rows, source: source, destination: destination, progress: progress)
     }
 
+    // MARK: - PostgreSQL
+
+    /// Migrates the PostgreSQL store `url` names through `steps` in one transaction (every
+    /// step, inferred ones too, through the row-level migration).
+    static func migratePostgres(
+        at url: URL, steps: [MigrationStep], progress: @escaping (MigrationProgress) -> Void
+    ) throws {
+        try PostgresStore.migrate(
+            at: url, steps: steps,
+            rowMapper: { step, rows, source, destination in
+                try MigrationRows.map(
+                    step, rows: rows, source: source, destination: destination, progress: nil)
+            }, progress: progress)
+    }
+
     // MARK: - SQLite in place (part D)
 
     /// Migrates the SQLite store at `url` through `steps` in one transaction.

@@ -26,8 +26,11 @@ extension StoreCoordinator {
     ///
     /// - Parameters:
     ///   - store: a store of this coordinator.
-    ///   - url: the new store's file (ignored by in-memory stores); it must not exist yet.
-    ///   - type: the new store's type: in-memory, SQLite, XML or binary.
+    ///   - url: the new store's file (ignored by in-memory stores); it must not exist yet. For
+    ///     a PostgreSQL store its `postgresql://` URL, whose schema must hold no store yet: the
+    ///     store is written into a staging schema and moved into place in one transaction, so
+    ///     it too appears whole or not at all.
+    ///   - type: the new store's type: in-memory, SQLite, XML, binary or PostgreSQL.
     ///   - progress: called on the calling thread as objects are read (after each entity) and
     ///     written (before and after), with the coordinator locked: it must not call back into
     ///     the coordinator.
@@ -42,7 +45,12 @@ extension StoreCoordinator {
         progress: (@Sendable (StoreCopyProgress) -> Void)? = nil
     ) throws -> StoreDescription {
         let oldIdentifier = store.identifier
-        if type != .inMemory, FileManager.default.fileExists(atPath: url.path) {
+        if type == .postgres {
+            // A PostgreSQL schema that holds a store is never replaced either.
+            if try StoreMetadataProbe.metadata(ofStoreAt: url, type: type) != nil {
+                throw ObjectGraphError.fileExists(path: PostgresStore.displayName(of: url))
+            }
+        } else if type != .inMemory, FileManager.default.fileExists(atPath: url.path) {
             throw ObjectGraphError.fileExists(path: url.path)
         }
         var rows = try withStoresLocked { stores -> [StoreRow] in
@@ -75,6 +83,9 @@ extension StoreCoordinator {
             added = try AtomicStore.createAtomically(
                 at: url, format: format, schema: schema, configuration: configuration,
                 fill: fill)
+        case .postgres:
+            added = try PostgresStore.createAtomically(
+                at: url, schema: schema, configuration: configuration, fill: fill)
         default:
             let description = try addStore(
                 type: type, at: url, configuration: configuration,
@@ -102,7 +113,7 @@ extension StoreCoordinator {
 
     /// Every row of `store` with complete to-many lists, reporting to `progress` after each
     /// entity.
-    private static func allRows(
+    static func allRows(
         of store: any PersistentStore, schema: ModelSchema,
         progress: (@Sendable (StoreCopyProgress) -> Void)?
     ) throws -> [StoreRow] {

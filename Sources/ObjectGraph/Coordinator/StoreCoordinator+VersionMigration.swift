@@ -38,7 +38,7 @@ extension StoreCoordinator {
     ) throws {
         let migration = options.migration
         defer { migration.finishProgressUpdates() }
-        if let reason = PathKind.refusal(ofPath: url.path) {
+        if type != .postgres, let reason = PathKind.refusal(ofPath: url.path) {
             throw StoreError.cannotOpen(path: url.path, reason: reason)
         }
         guard let metadata = try StoreMetadataProbe.metadata(ofStoreAt: url, type: type) else {
@@ -47,7 +47,8 @@ extension StoreCoordinator {
         let check = metadata.compatibility(with: model)
         guard !check.isCompatible else { return }
         guard migration.migratesAutomatically else {
-            throw StoreError.incompatibleModel(path: url.path, compatibility: check)
+            throw StoreError.incompatibleModel(
+                path: Self.displayName(of: url, type: type), compatibility: check)
         }
         let steps = try plan(
             for: metadata, at: url, type: type, compatibility: check, options: migration)
@@ -76,7 +77,8 @@ extension StoreCoordinator {
         let carried = versions.isEmpty ? try storeModel() : nil
         if versions.isEmpty && carried == nil {
             // Nothing to migrate from: the store is refused as before versions were known.
-            throw StoreError.incompatibleModel(path: url.path, compatibility: compatibility)
+            throw StoreError.incompatibleModel(
+                path: Self.displayName(of: url, type: type), compatibility: compatibility)
         }
         let hashes = model.entityVersionHashes
         let destination: ModelVersion
@@ -89,7 +91,8 @@ extension StoreCoordinator {
         let source: ModelVersion
         do {
             source = try MigrationBridge.sourceVersion(
-                for: metadata.versionHashes, among: versions, store: url.path,
+                for: metadata.versionHashes, among: versions,
+                store: Self.displayName(of: url, type: type),
                 current: destination)
         } catch {
             // The hook for the model the store carries (Z_MODELCACHE, once it can be read).
@@ -107,6 +110,12 @@ extension StoreCoordinator {
         return try MigrationBridge.plan(
             from: source, to: destination, versions: versions, mappingModels: mappings,
             declaredSteps: declared, infers: options.infersMappingAutomatically)
+    }
+
+    /// What messages name a store by: its file's path, or a PostgreSQL store's URL with its
+    /// password replaced by `***`.
+    static func displayName(of url: URL, type: StoreType) -> String {
+        type == .postgres ? PostgresStore.displayName(of: url) : url.path
     }
 
     /// The step a declared stage stands for.

@@ -84,7 +84,7 @@ public final class StoreCoordinator: @unchecked Sendable {
             // Checked before any store opens the file: reading a FIFO would block for good.
             throw StoreError.cannotOpen(path: path, reason: reason)
         }
-        if !options.isReadOnly, let url, type != .inMemory, type != .postgres {
+        if !options.isReadOnly, let url, type != .inMemory {
             // A store of another model version is migrated in place before it is opened.
             try migrateIfNeeded(type: type, at: url, configuration: configuration, options: options)
         } else {

@@ -7,9 +7,10 @@ import SQLiteDatabase
 /// the file was written with.
 enum StoreMetadataProbe {
     /// The metadata of the `type` store at `url`, or `nil` when there is no file (or an empty
-    /// SQLite file, which a store would initialize).
+    /// SQLite file, which a store would initialize; or a PostgreSQL schema holding no store).
     /// - Throws: ``StoreError`` naming the file when it cannot be read.
     static func metadata(ofStoreAt url: URL, type: StoreType) throws -> StoreMetadata? {
+        if type == .postgres { return try PostgresStore.metadata(ofStoreAt: url) }
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         switch type {

@@ -6,7 +6,8 @@ import Foundation
 
 /// Runs a planned migration on a store file, crash-safely:
 /// - without stage handlers, a SQLite store is migrated in place in one transaction, an XML or
-///   binary store read, mapped and written whole through a staging file;
+///   binary store read, mapped and written whole through a staging file, a PostgreSQL store
+///   read, mapped and swapped for a staged copy in one transaction;
 /// - with handlers (custom stages that run code with the store open between steps), every step
 ///   runs on a staging copy of the store (``StagingFile``), and the copy replaces the store only
 ///   when the last step and handler are done.
@@ -31,7 +32,15 @@ struct StoreMigrationRunner {
     /// Runs every step.
     func run() throws {
         guard !steps.isEmpty else { return }
-        if steps.contains(where: { stage(for: $0)?.hasHandlers == true }) {
+        if let staged = steps.first(where: { stage(for: $0)?.hasHandlers == true }) {
+            guard type != .postgres else {
+                // Handlers open the store between steps: there is no copy of a schema to
+                // give them, and the steps must run in the one transaction.
+                throw MigrationError.stageFailed(
+                    stage: staged.label,
+                    reason: "stages with handlers cannot migrate a PostgreSQL store; migrate a"
+                        + " SQLite copy (objectgraph convert) and convert it back")
+            }
             try runOnStagingCopy()
         } else {
             try migrate(at: url, steps: steps, report: report)
@@ -68,6 +77,8 @@ struct StoreMigrationRunner {
         case .binary:
             try AtomicStoreMigration.migrate(
                 at: target, format: BinaryStoreFormat(), steps: steps, progress: report)
+        case .postgres:
+            try MigrationBridge.migratePostgres(at: target, steps: steps, progress: report)
         default:
             // An in-memory store starts empty: it never holds objects of another version.
             return

@@ -15,6 +15,9 @@ struct DumpCommand: Command {
         write permission. A path that is not a regular file (a FIFO, device or folder) is
         refused before it is opened.
 
+        STORE may be a postgresql:// URL (a PostgreSQL store, read in a read-only session;
+        give --model, such a store keeps no model); its password is never printed.
+
         USAGE: objectgraph dump [--model MODEL] STORE [--entity NAME] [--quiet]
 
         OPTIONS:

@@ -19,6 +19,9 @@ struct HistoryCommand: Command {
         The store is opened read-only: nothing in its folder changes. Progress shows on
         standard error (a bar on a terminal, lines after a second elsewhere).
 
+        STORE may be a postgresql:// URL (give --model: a PostgreSQL store keeps no model);
+        its password is never printed.
+
         USAGE: objectgraph history [--model MODEL] STORE [--after TOKEN] [--changes] [--quiet]
 
         OPTIONS:

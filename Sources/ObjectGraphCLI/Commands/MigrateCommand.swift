@@ -16,14 +16,15 @@ struct MigrateCommand: Command {
 
         A process killed during the migration leaves the store at its old version or fully
         migrated: a SQLite store migrates in one transaction, an XML or binary store is
-        written whole beside the old file and moved over it.
+        written whole beside the old file and moved over it, a PostgreSQL store is written
+        into a staging schema and swapped for the old tables in one transaction.
 
         USAGE: objectgraph migrate --model <bundle> [--to <version>] [--mapping <path>]...
                                    [--dry-run] [--quiet] <store>
 
         ARGUMENTS:
           <store>             The store (SQLite, XML or binary; recognized from its first
-                              bytes or extension).
+                              bytes or extension), or a postgresql:// URL.
 
         OPTIONS:
           --model <bundle>    The model bundle (.xcdatamodeld) with every version.
@@ -72,11 +73,13 @@ struct MigrateCommand: Command {
             return usageError("expected one store, got \(parsed.stores.count)", io: io)
         }
         let type: StoreType
+        let url: URL
         do {
             guard let found = try StoreFileKind.checkedSource(store) else {
                 return usageError("cannot tell the type of \(store) (sqlite, xml, binary)", io: io)
             }
             type = found
+            url = try StoreFileKind.url(for: store)
         } catch {
             io.writeError("error: \(error)\n")
             return ExitStatus.usage
@@ -97,17 +100,17 @@ struct MigrateCommand: Command {
             io.writeError("error: \(error)\n")
             return ExitStatus.usage
         }
-        let url = URL(fileURLWithPath: store)
         let display = ProgressDisplay(
             command: name, io: io, mode: ProgressDisplay.mode(quiet: parsed.quiet, io: io))
         return migrate(
-            url, type: type, coordinator: coordinator, dryRun: parsed.dryRun, display: display,
-            io: io)
+            url, type: type, name: StoreFileKind.displayName(store), coordinator: coordinator,
+            dryRun: parsed.dryRun, display: display, io: io)
     }
 
-    /// Plans (and unless `dryRun`, runs) the migration, showing its progress on `display`.
+    /// Plans (and unless `dryRun`, runs) the migration, showing its progress on `display`;
+    /// `name` is what the output calls the store (never a password).
     static func migrate(
-        _ url: URL, type: StoreType, coordinator: StoreCoordinator, dryRun: Bool,
+        _ url: URL, type: StoreType, name: String, coordinator: StoreCoordinator, dryRun: Bool,
         display: ProgressDisplay, io: CommandIO
     ) -> Int32 {
         let target =
@@ -115,7 +118,7 @@ struct MigrateCommand: Command {
         do {
             let steps = try coordinator.migrationPlan(forStoreAt: url, type: type)
             if steps.isEmpty {
-                io.write("\(url.path): already at \(target)\n")
+                io.write("\(name): already at \(target)\n")
                 return ExitStatus.success
             }
             if dryRun {
@@ -136,11 +139,11 @@ struct MigrateCommand: Command {
             display.finish()
             coordinator.removeStore(description)
             io.write(
-                "\(url.path): migrated to \(target) in \(steps.count) step"
+                "\(name): migrated to \(target) in \(steps.count) step"
                     + "\(steps.count == 1 ? "" : "s")\n")
             return ExitStatus.success
         } catch let error as MigrationError {
-            io.writeError("error: \(url.path): \(error)\n")
+            io.writeError("error: \(name): \(error)\n")
             return ExitStatus.finding
         } catch StoreError.incompatibleModel(let path, let compatibility) {
             io.writeError("error: \(path): \(compatibility)\n")

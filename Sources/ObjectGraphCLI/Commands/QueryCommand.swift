@@ -14,6 +14,9 @@ struct QueryCommand: Command {
         in its folder changes. Progress shows on standard error while the query runs and the
         objects are written (a bar on a terminal, lines after a second elsewhere).
 
+        STORE may be a postgresql:// URL (a PostgreSQL store, read in a read-only session;
+        give --model, such a store keeps no model); its password is never printed.
+
         USAGE: objectgraph query [--model MODEL] --entity NAME [--sort KEY[:desc]]... [--limit N]
                                  [--sql | --explain] [--quiet] STORE ['PREDICATE']
 
