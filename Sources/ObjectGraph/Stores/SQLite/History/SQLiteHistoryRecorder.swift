@@ -12,80 +12,77 @@ struct SQLiteHistoryRecorder {
     /// The width of the temporary tombstone table (0: no entity keeps tombstones).
     let tombstoneWidth: Int
 
-    /// One change to record.
-    private struct Change {
-        let entityNumber: Int
-        let key: Int64
-        let type: HistoryChangeType
-        let columns: Data?
-    }
-
     /// Records a save: its inserted, updated (with the properties that changed) and deleted
     /// rows (with their tombstones, caught by the triggers as they were deleted).
     func record(inserted: PendingRows, updated: PendingRows, deleted: PendingRows) throws {
-        var changes: [Change] = []
-        changes.reserveCapacity(inserted.count + updated.count + deleted.count)
+        var runs = HistoryRunList()
+        var persistent = PersistentColumns(schema: store.schema)
         for position in inserted.indices {
-            if let change = change(inserted[position], .insert) { changes.append(change) }
+            let row = inserted[position]
+            guard case .permanent(let key) = row.id.key else { continue }
+            runs.append(.insert, entity: store.entityLayouts[row.entityIndex], key: key)
         }
         for position in updated.indices {
-            if let change = change(updated[position], .update) { changes.append(change) }
+            let row = updated[position]
+            guard case .permanent(let key) = row.id.key else { continue }
+            let index = row.entityIndex
+            runs.append(
+                .update, entity: store.entityLayouts[index], key: key,
+                columns: persistent.changedColumns(of: row, entityIndex: index))
         }
         for position in deleted.indices {
-            if let change = change(deleted[position], .delete) { changes.append(change) }
+            let row = deleted[position]
+            guard case .permanent(let key) = row.id.key else { continue }
+            runs.append(.delete, entity: store.entityLayouts[row.entityIndex], key: key)
         }
-        try write(changes)
+        try write(runs)
     }
 
     /// Records a batch request run in SQL: the rows it deleted, and those it updated (with
     /// the properties at `updatedPositions`, or none recorded when `nil`).
     func record(deleted: [ObjectID], updated: [ObjectID], updatedPositions: [Int]?) throws {
-        var changes: [Change] = []
-        for id in deleted { if let change = change(id, .delete, nil) { changes.append(change) } }
+        var runs = HistoryRunList()
+        for id in deleted {
+            guard case .permanent(let key) = id.key,
+                let entity = store.layout.entity(named: id.entityName)
+            else { continue }
+            runs.append(.delete, entity: entity, key: key)
+        }
         for id in updated {
-            let columns = updatedPositions.flatMap { positions in
-                store.schema.entity(named: id.entityName).map {
-                    Self.columnMask(positions, count: $0.properties.count)
-                }
+            guard case .permanent(let key) = id.key,
+                let entity = store.layout.entity(named: id.entityName)
+            else { continue }
+            let columns =
+                updatedPositions.flatMap { positions in
+                    store.schema.entity(named: id.entityName).map {
+                        ChangedColumns(positions: positions, count: $0.properties.count)
+                    }
+                } ?? .none
+            runs.append(.update, entity: entity, key: key, columns: columns)
+        }
+        try write(runs)
+    }
+
+    /// Writes the transaction row and its change rows, run by run: the `ACHANGE` keys follow
+    /// the order of the changes.
+    private func write(_ runs: HistoryRunList) throws {
+        guard runs.changeCount > 0 else { return }
+        let transaction = try writeTransactionRow()
+        let tombstones = runs.hasDeletes ? try caughtTombstones() : [:]
+        var key = try reserve(HistoryTables.changeEntity, count: runs.changeCount)
+        for run in runs.runs {
+            if run.type == .delete {
+                try writeDeletes(run, from: key, transaction: transaction, tombstones: tombstones)
+            } else {
+                try writeFromTable(run, from: key, transaction: transaction)
             }
-            if let change = change(id, .update, columns) { changes.append(change) }
+            key += Int64(run.count)
         }
-        try write(changes)
     }
 
-    private func change(_ row: PendingRow, _ type: HistoryChangeType) -> Change? {
-        guard case .permanent(let key) = row.id.key else { return nil }
-        let index = row.entityIndex
-        var columns: Data?
-        if type == .update {
-            let entity = store.schema.entities[index]
-            let positions =
-                row.changedPositions ?? Array(entity.properties.indices)
-            columns = Self.columnMask(
-                positions.filter { $0 < entity.isTransient.count && !entity.isTransient[$0] },
-                count: entity.properties.count)
-        }
-        return Change(
-            entityNumber: store.entityLayouts[index].entityNumber, key: key, type: type,
-            columns: columns)
-    }
-
-    private func change(_ id: ObjectID, _ type: HistoryChangeType, _ columns: Data?) -> Change? {
-        guard case .permanent(let key) = id.key,
-            let number = store.layout.entity(named: id.entityName)?.entityNumber
-        else { return nil }
-        return Change(entityNumber: number, key: key, type: type, columns: columns)
-    }
-
-    /// `ZCOLUMNS`: a bit per property position of the entity (inherited properties first, in
-    /// model order), position `n` at bit `n % 8` of byte `n / 8`.
-    static func columnMask(_ positions: [Int], count: Int) -> Data {
-        HistoryChangeRecord.columnMask(positions, count: count)
-    }
-
-    /// Writes the transaction row and its change rows.
-    private func write(_ changes: [Change]) throws {
-        guard !changes.isEmpty else { return }
+    /// Writes the `ATRANSACTION` row (its strings interned where the file interns them);
+    /// returns its key.
+    private func writeTransactionRow() throws -> Int64 {
         let transaction = try reserve(HistoryTables.transactionEntity, count: 1)
         let timestamp = Date().timeIntervalSinceReferenceDate
         let texts: [String?] = [
@@ -112,32 +109,62 @@ struct SQLiteHistoryRecorder {
                         .integer(transaction), .integer(Int64(HistoryTables.transactionEntity)),
                     ] + texts.map { $0.map(DatabaseValue.text) ?? .null } + [.real(timestamp)]))
         }
-        let tombstones = try caughtTombstones()
+        return transaction
+    }
+
+    /// Writes the changes of a run of inserts or updates with one statement, reading their
+    /// keys from the entity's table, where the save (or batch request) has just written the
+    /// rows: change `i` of the run gets `ACHANGE` key `first + i`.
+    private func writeFromTable(_ run: HistoryChangeRun, from first: Int64, transaction: Int64)
+        throws
+    {
+        let last = run.firstKey + Int64(run.count - 1)
+        try db.cachedStatement(
+            sql: "INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK,"
+                + " ZTRANSACTIONID, ZCOLUMNS) SELECT ?1 + (Z_PK - ?2), ?3, ?4, ?5, Z_PK, ?6, ?7"
+                + " FROM \(quoteIdentifier(run.tableName))"
+                + " WHERE Z_PK BETWEEN ?2 AND ?8 AND Z_ENT = ?5"
+        ).execute(
+            arguments: StatementArguments(positional: [
+                .integer(first), .integer(run.firstKey),
+                .integer(Int64(HistoryTables.changeEntity)), .integer(Int64(run.type.rawValue)),
+                .integer(Int64(run.entityNumber)), .integer(transaction),
+                run.columns.blob.map(DatabaseValue.blob) ?? .null, .integer(last),
+            ]))
+        let written = db.changes
+        guard written == run.count else {
+            throw DatabaseError(
+                resultCode: .error,
+                message: "history: \(run.count) \(run.type) changes of entity \(run.entityNumber)"
+                    + " at keys \(run.firstKey)…\(last) of \(run.tableName), but \(written) such"
+                    + " rows in the table")
+        }
+    }
+
+    /// Writes the changes of a run of deletes, a row each, with the values the triggers kept.
+    private func writeDeletes(
+        _ run: HistoryChangeRun, from first: Int64, transaction: Int64,
+        tombstones: [TombstoneKey: [DatabaseValue]]
+    ) throws {
         let width = min(tombstoneWidth, tables.tombstoneColumns)
         let statement = try db.cachedStatement(
             sql: "INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK,"
-                + " ZTRANSACTIONID, ZCOLUMNS" + (0..<width).map { ", ZTOMBSTONE\($0)" }.joined()
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?" + String(repeating: ", ?", count: width) + ")")
-        var key = try reserve(HistoryTables.changeEntity, count: changes.count)
+                + " ZTRANSACTIONID" + (0..<width).map { ", ZTOMBSTONE\($0)" }.joined()
+                + ") VALUES (?, ?, ?, ?, ?, ?" + String(repeating: ", ?", count: width) + ")")
         var values: [DatabaseValue] = []
-        values.reserveCapacity(7 + width)
-        for change in changes {
-            values.append(.integer(key))
-            values.append(.integer(Int64(HistoryTables.changeEntity)))
-            values.append(.integer(Int64(change.type.rawValue)))
-            values.append(.integer(Int64(change.entityNumber)))
-            values.append(.integer(change.key))
-            values.append(.integer(transaction))
-            values.append(change.columns.map(DatabaseValue.blob) ?? .null)
+        values.reserveCapacity(6 + width)
+        for offset in 0..<run.count {
+            let key = run.firstKey + Int64(offset)
+            values = [
+                .integer(first + Int64(offset)), .integer(Int64(HistoryTables.changeEntity)),
+                .integer(Int64(run.type.rawValue)), .integer(Int64(run.entityNumber)),
+                .integer(key), .integer(transaction),
+            ]
             if width > 0 {
-                let kept =
-                    change.type == .delete
-                    ? tombstones[TombstoneKey(entity: change.entityNumber, key: change.key)] : nil
+                let kept = tombstones[TombstoneKey(entity: run.entityNumber, key: key)]
                 for slot in 0..<width { values.append(kept?[slot] ?? .null) }
             }
             try statement.execute(arguments: StatementArguments(positional: values))
-            values.removeAll(keepingCapacity: true)
-            key += 1
         }
     }
 
