@@ -74,8 +74,9 @@ struct PostgresBatchingTests {
         let teams = try context.fetch(request)
         #expect(teams.count == 6)
         // The teams, their members, their rosters, and the clubs of the members (once for the
-        // Persons, once for the Players: the context prefetches by entity).
-        let selects = log.takeSelects()
+        // Persons, once for the Players: the context prefetches by entity). The sort by name
+        // first reads the names the evaluator ranks (`SELECT DISTINCT`), left out here.
+        let selects = log.takeSelects().filter { !$0.hasPrefix("SELECT DISTINCT") }
         #expect(selects.count == 5, "\(selects.joined(separator: "\n"))")
         #expect(selects.dropFirst().allSatisfy { $0.contains("= ANY($1::bigint[])") })
         for (number, team) in teams.enumerated() {
