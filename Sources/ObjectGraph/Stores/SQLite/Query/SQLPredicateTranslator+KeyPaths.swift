@@ -138,6 +138,7 @@ extension SQLPredicateTranslator {
         fragment.attributeType = attribute.type
         fragment.isColumn = true
         fragment.isInteger = attribute.type.isInteger || attribute.type == .boolean
+        fragment.isReal = attribute.type == .double || attribute.type == .float
         return fragment
     }
 
