@@ -47,13 +47,6 @@ extension StoreCoordinator {
     func insert(_ batch: StoreInsertBatch, origin: HistoryOrigin = HistoryOrigin()) throws
         -> [ObjectID]?
     {
-        try withStoresLocked { stores in
-            guard stores.count == 1, let store = stores.first else { return nil }
-            if store.description.isReadOnly {
-                throw SaveError.store(.readOnly(path: store.description.displayPath))
-            }
-            store.history?.historyOrigin = origin
-            return try store.insert(batch)
-        }
+        try withSoleWritableStore(origin: origin) { try $0.insert(batch) }
     }
 }
