@@ -111,7 +111,21 @@ extension ManagedContext {
         let entity = try schema.requireEntity(named: request.entityName)
         if entity.entity.isAbstract { throw ObjectGraphError.abstractEntity(entity.name) }
         let dictionaries = try insertedDictionaries(request.source, entity: entity)
-        let values = try BatchInsertion.values(of: dictionaries, entity: entity)
+        let batch = try BatchInsertion.batch(of: dictionaries, entity: entity)
+        guard batch.count > 0 else {
+            return BatchResult(resultType: request.resultType, changed: [], changesByEntity: [:])
+        }
+        // A store inserts the rows by itself (one transaction, no rows built) unless a
+        // uniqueness collision is to be resolved by the merge policy, which reads the stored
+        // rows.
+        if mergePolicy == .error || BatchUpsert.constraints(of: entity, schema).isEmpty,
+            let inserted = try coordinator.insert(batch, origin: historyOrigin)
+        {
+            return BatchResult(
+                resultType: request.resultType, changed: inserted,
+                changesByEntity: Self.changes(inserted: inserted))
+        }
+        let values = BatchInsertion.storedValues(batch, entity: entity)
         // The handlers run once; only the reading of stored rows (an upsert's) is repeated.
         return try retryingConflicts { try batchInsert(values, entity: entity, request.resultType) }
     }
@@ -257,7 +271,11 @@ extension ManagedContext {
             (ChangeKey.insertedObjects, inserted), (.deletedObjects, deleted),
             (.updatedObjects, updated),
         ] where !ids.isEmpty {
-            result[key] = Dictionary(grouping: ids, by: \.entityName)
+            // Most requests change one entity's objects: one list, no hashing per ID.
+            let first = ids[0].entityName
+            result[key] =
+                ids.allSatisfy({ $0.entityName == first })
+                ? [first: ids] : Dictionary(grouping: ids, by: \.entityName)
         }
         return result
     }

@@ -208,6 +208,10 @@ protocol PersistentStore: AnyObject {
     /// would.
     func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome?
 
+    /// Inserts the rows of `batch` by itself, in one transaction, and returns their new
+    /// permanent IDs in order; or returns `nil` when it cannot (then the caller saves rows).
+    func insert(_ batch: StoreInsertBatch) throws -> [ObjectID]?
+
     // Capabilities: a store that has one returns itself (the coordinator never casts).
 
     /// The store as a ``RowDecodingStore``, when it decodes rows straight into a sink.
@@ -239,4 +243,6 @@ extension PersistentStore {
     func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? { nil }
     /// Stores leave batches to the caller unless they say otherwise.
     func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? { nil }
+    /// Stores leave batch inserts to the caller unless they say otherwise.
+    func insert(_ batch: StoreInsertBatch) throws -> [ObjectID]? { nil }
 }

@@ -9,13 +9,23 @@ extension StoreCoordinator {
     func execute(_ batch: StoreBatch, origin: HistoryOrigin = HistoryOrigin()) throws
         -> StoreBatchOutcome?
     {
+        try withSoleWritableStore(origin: origin) { try $0.execute(batch) }
+    }
+
+    /// `body` run on the coordinator's only store, under the stores' lock, with its history
+    /// origin set; `nil` when the coordinator has several stores.
+    /// - Throws: ``SaveError/store(_:)`` with ``StoreError/readOnly(path:)`` for a read-only
+    ///   store, or what `body` throws.
+    func withSoleWritableStore<T>(
+        origin: HistoryOrigin, _ body: (any PersistentStore) throws -> T?
+    ) throws -> T? {
         try withStoresLocked { stores in
             guard stores.count == 1, let store = stores.first else { return nil }
             if store.description.isReadOnly {
                 throw SaveError.store(.readOnly(path: store.description.displayPath))
             }
             store.history?.historyOrigin = origin
-            return try store.execute(batch)
+            return try body(store)
         }
     }
 }

@@ -133,33 +133,45 @@ extension SQLiteStore {
         return plan
     }
 
+    /// `value` of the attribute at `position` of the entity at `entityIndex` as its column
+    /// holds it (`type` encoded, external binary data inline with its marker).
+    /// - Throws: ``StoreError/sqlite(path:message:)`` naming entity and attribute for a value
+    ///   the type cannot hold, or a NaN (SQLite would keep it as NULL).
+    func columnValue(
+        _ value: Value, type: AttributeType, external: Bool, entityIndex: Int, position: Int
+    ) throws -> DatabaseValue {
+        var stored: DatabaseValue
+        do {
+            stored = try ValueCoding.storageValue(for: value, type: type)
+        } catch {
+            let entity = schema.entities[entityIndex]
+            throw StoreError.sqlite(
+                path: path, message: "\(entity.name).\(entity.names[position]): \(error)")
+        }
+        if case .real(let number) = stored, number.isNaN {
+            // SQLite stores a NaN as NULL, which would read back as nil.
+            let entity = schema.entities[entityIndex]
+            throw StoreError.sqlite(
+                path: path,
+                message: "\(entity.name).\(entity.names[position]): NaN cannot be stored in"
+                    + " a SQLite store (SQLite keeps it as NULL, which reads back as nil)")
+        }
+        if external, case .blob(let bytes) = stored {
+            stored = .blob(Data([0x01]) + bytes)
+        }
+        return stored
+    }
+
     /// Appends the value of the plan's binding `binding` for `row` to `values`.
     func appendColumnValue(
         _ binding: RowWritingPlan.Binding, of row: PendingRow, to values: inout [DatabaseValue]
     ) throws {
         switch binding {
         case .attribute(let position, let type, let external):
-            let value = row.attribute(at: position)
-            var stored: DatabaseValue
-            do {
-                stored = try ValueCoding.storageValue(for: value, type: type)
-            } catch {
-                let entity = schema.entities[row.entityIndex]
-                throw StoreError.sqlite(
-                    path: path, message: "\(entity.name).\(entity.names[position]): \(error)")
-            }
-            if case .real(let number) = stored, number.isNaN {
-                // SQLite stores a NaN as NULL, which would read back as nil.
-                let entity = schema.entities[row.entityIndex]
-                throw StoreError.sqlite(
-                    path: path,
-                    message: "\(entity.name).\(entity.names[position]): NaN cannot be stored in"
-                        + " a SQLite store (SQLite keeps it as NULL, which reads back as nil)")
-            }
-            if external, case .blob(let bytes) = stored {
-                stored = .blob(Data([0x01]) + bytes)
-            }
-            values.append(stored)
+            values.append(
+                try columnValue(
+                    row.attribute(at: position), type: type, external: external,
+                    entityIndex: row.entityIndex, position: position))
         case .toOneKey(let position):
             if let id = row.toOneID(at: position), case .permanent(let key) = id.key {
                 values.append(.integer(key))

@@ -47,6 +47,10 @@ struct SQLFragment: Sendable {
     /// Whether a number is always an integer (integer and Boolean columns and constants,
     /// counts, and integer arithmetic), so arithmetic on it cannot give NaN.
     var isInteger = false
+    /// Whether a number is always a REAL or NULL in SQLite (Double and Float columns, double
+    /// and decimal constants, and arithmetic on those): SQLite's own `+`, `-`, `*` and `/` then
+    /// compute in floating point as `Arithmetic.apply` does (see ``SQLNativeArithmetic``).
+    var isReal = false
     /// Whether the expression is a column of a table alias.
     var isColumn = false
     /// For an attribute's column: its table and column name (where its distinct values are).

@@ -139,6 +139,11 @@ extension SQLPredicateTranslator {
             throw .unsupported(fragment, reason: "arithmetic needs numbers")
         }
         if operands.contains(where: { $0.kind == .null }) { return .null }
+        if operators.count <= Self.arithmeticChainLength,
+            let native = SQLNativeArithmetic.chain(operators, operands)
+        {
+            return native
+        }
         var piece = operands[0].piece
         var start = 0
         while start < operators.count {
@@ -172,6 +177,7 @@ extension SQLPredicateTranslator {
             throw .unsupported(fragment, reason: Self.postgresSwiftOnly)
         }
         if l.kind == .null || r.kind == .null { return .null }
+        if let native = SQLNativeArithmetic.apply(op, l, r) { return native }
         var result = SQLFragment(
             SQLPiece("\(SQLFunctions.arithmetic)(")
                 + SQLPiece.bound(.integer(SQLFunctions.arithmeticCode(op))) + ", " + l.piece
@@ -253,10 +259,14 @@ extension SQLPredicateTranslator {
             guard !d.isNaN else {
                 throw .unsupported(fragment, reason: "NaN cannot be bound (SQLite makes it NULL)")
             }
-            return SQLFragment(.bound(.real(d)), kind: .number, nullable: false)
+            var fragment = SQLFragment(.bound(.real(d)), kind: .number, nullable: false)
+            fragment.isReal = true
+            return fragment
         case .decimal(let d):
             let double = NSDecimalNumber(decimal: d).doubleValue
-            return SQLFragment(.bound(.real(double)), kind: .number, nullable: false)
+            var fragment = SQLFragment(.bound(.real(double)), kind: .number, nullable: false)
+            fragment.isReal = !double.isNaN
+            return fragment
         case .string(let s):
             return SQLFragment(.bound(.text(s)), kind: .string, nullable: false)
         case .date(let date):

@@ -145,6 +145,7 @@ extension SQLPredicateTranslator {
         fragment.isDouble = attribute.type == .double || attribute.type == .float
         fragment.source = SQLColumnSource(
             table: try schema.entity(scope.entity).tableName, column: column.name)
+        fragment.isReal = attribute.type == .double || attribute.type == .float
         return fragment
     }
 
