@@ -123,8 +123,6 @@ extension SQLPredicateTranslator {
             var bound = SQLFragment(.bound(.real(double)), kind: .number, nullable: false)
             bound.isDouble = true
             return native(left, op, bound)
-        default:
-            break
         }
         throw .unsupported(
             fragment,
