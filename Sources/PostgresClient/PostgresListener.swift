@@ -43,7 +43,9 @@ public final class PostgresListener: Sendable {
     /// starts the listening thread. When this returns, every notification committed from now
     /// on reaches `onNotification`.
     /// - Parameters:
+    ///   - url: the database to listen on.
     ///   - password: the password when not in the URL (as ``PostgresConnection/init(url:password:)``).
+    ///   - channel: the channel to `LISTEN` on.
     ///   - onNotification: called on the listener's thread for each notification.
     ///   - onConnect: called on the listener's thread after each reconnection (`true`), and
     ///     with `false` when a reconnection attempt fails.
