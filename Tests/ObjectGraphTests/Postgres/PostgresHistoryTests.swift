@@ -130,6 +130,18 @@ struct PostgresHistoryTests {
         #expect(deleted.tombstone?["name"] == .string("a"))
     }
 
+    @Test("a store keeping history opens, saves and reads its history on a pool of one")
+    func poolOfOne() throws {
+        // Opening makes the history tables after giving back the connection it opened with:
+        // on a pool of one, holding it would leave the tables waiting for it (30 s, then an
+        // error).
+        let (url, _) = try PostgresPoolTests.namedURL("&pool_size=1")
+        let (coordinator, context) = try Self.open(url)
+        try context.insert("Folder").set("one", for: "name")
+        try context.save()
+        #expect(try coordinator.fetchHistory(HistoryRequest()).transactions.count == 1)
+    }
+
     @Test("a store without tracking records nothing")
     func withoutTracking() throws {
         let url = try PostgresStoreTests.freshURL()
