@@ -65,6 +65,22 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test("a fetch whose strings are decided from column values gives its connection back")
+    func compiledFetchReturnsItsConnection() throws {
+        let (url, _) = try Self.namedURL("&pool_size=1")
+        let first = try Self.coordinator(url)
+        try Self.insertTeam("A", first)
+        var request = FetchRequest(
+            entityName: "Team", predicate: try Predicate(format: "name BEGINSWITH[c] 'a'"))
+        request.sortDescriptors = [SortDescriptor("name")]
+        #expect(try ManagedContext(coordinator: first).fetch(request).count == 1)
+        // The only connection is free again: another coordinator works at once (it waited
+        // 30 s and failed when the fetch kept it).
+        let second = try Self.coordinator(url)
+        #expect(try ManagedContext(coordinator: second).count(for: request) == 1)
+        withExtendedLifetime((first, second)) {}
+    }
+
     @Test("coordinators of one process on one URL share its connections, one lent per operation")
     func sharedAcrossCoordinators() throws {
         let (url, name) = try Self.namedURL()
