@@ -78,7 +78,7 @@ struct BenchmarkRun {
                 "\ntyped_access: one attribute of n loaded objects, a generated class's property"
                     + " vs person[\"age\"] / set(_:for:) (fastest of \(options.repetitions); target"
                     + " ratio <= 1)")
-            print("access       typed s   string s  ratio")
+            print("access       typed s   string s  ratio (seconds per pass)")
         }
         for (name, typed, string) in rows {
             let ratio = string > 0 ? typed / string : 0
@@ -87,7 +87,7 @@ struct BenchmarkRun {
                     ? "{\"op\": \"typed_access\", \"access\": \"\(name)\", \"n\": \(options.n), "
                         + "\"typed_s\": \(typed), \"string_s\": \(string), \"ratio\": \(ratio)}"
                     : name.padding(toLength: 13, withPad: " ", startingAt: 0)
-                        + String(format: "%-9.4f %-9.4f %.2f", typed, string, ratio))
+                        + String(format: "%-9.6f %-9.6f %.3f", typed, string, ratio))
         }
     }
 

@@ -4,7 +4,8 @@ import ObjectGraph
 /// `typed_access`: reading and writing one attribute (`age`) of n loaded people through a
 /// generated class's typed property, next to the same through the string-keyed API
 /// (`person["age"]`, `set(_:for:)`). In process, on an in-memory store; each way runs
-/// `repetitions` times, alternating, and the fastest run of each is reported (reads and
+/// `repetitions` times, alternating (which goes first swaps each time), each time a number of
+/// passes over the objects, and the fastest time per pass of each is reported (reads and
 /// writes separately, then one read and one write per object together).
 struct TypedAccessBenchmark {
     let n: Int
@@ -33,18 +34,42 @@ struct TypedAccessBenchmark {
         for person in people { _ = person.age }  // fire the faults before timing
         var result = Result()
         var checksum: (typed: Int, string: Int) = (0, 0)
-        for _ in 0..<repetitions {
-            result.typedRead = min(result.typedRead, time { checksum.typed = typedRead(people) })
-            result.stringRead = min(
-                result.stringRead, time { checksum.string = stringRead(people) })
+        // Each sample times `passes` passes over the n objects (a pass of 100,000 takes a few
+        // milliseconds), and the two ways swap places every repetition, so that neither always
+        // runs on the caches the other (or the writes before it) left.
+        let passes = min(20, max(1, 1_000_000 / max(n, 1)))
+        for repetition in 0..<repetitions {
+            let typedFirst = repetition.isMultiple(of: 2)
+            for way in typedFirst ? [true, false] : [false, true] {
+                if way {
+                    result.typedRead = min(
+                        result.typedRead, time(passes) { checksum.typed = typedRead(people) })
+                } else {
+                    result.stringRead = min(
+                        result.stringRead, time(passes) { checksum.string = stringRead(people) })
+                }
+            }
             guard checksum.typed == checksum.string else {
                 throw BenchError.mismatch(
                     "typed_access reads \(checksum.typed) and \(checksum.string)")
             }
-            result.typedWrite = min(result.typedWrite, time { typedWrite(people, 1) })
-            result.stringWrite = min(result.stringWrite, try time { try stringWrite(people, -1) })
-            result.typedBoth = min(result.typedBoth, time { typedBoth(people) })
-            result.stringBoth = min(result.stringBoth, try time { try stringBoth(people) })
+            for way in typedFirst ? [true, false] : [false, true] {
+                if way {
+                    result.typedWrite = min(
+                        result.typedWrite, time(passes) { typedWrite(people, 1) })
+                } else {
+                    result.stringWrite = min(
+                        result.stringWrite, try time(passes) { try stringWrite(people, -1) })
+                }
+            }
+            for way in typedFirst ? [true, false] : [false, true] {
+                if way {
+                    result.typedBoth = min(result.typedBoth, time(passes) { typedBoth(people) })
+                } else {
+                    result.stringBoth = min(
+                        result.stringBoth, try time(passes) { try stringBoth(people) })
+                }
+            }
         }
         return result
     }
@@ -52,10 +77,11 @@ struct TypedAccessBenchmark {
     // The loops are kept out of line (`@inline(never)`) so that a profile (callgrind) shows
     // each one's instructions on its own.
 
-    private func time(_ body: () throws -> Void) rethrows -> Double {
+    /// Seconds per pass of `passes` runs of `body`.
+    private func time(_ passes: Int, _ body: () throws -> Void) rethrows -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        for _ in 0..<passes { try body() }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 / Double(passes)
     }
 
     @inline(never)
