@@ -72,13 +72,14 @@ struct BenchmarkRun {
             ("read", result.typedRead, result.stringRead),
             ("write", result.typedWrite, result.stringWrite),
             ("read+write", result.typedBoth, result.stringBoth),
+            ("read, untracked", result.untrackedRead, result.untrackedStringRead),
         ]
         if !options.json {
             print(
                 "\ntyped_access: one attribute of n loaded objects, a generated class's property"
                     + " vs person[\"age\"] / set(_:for:) (fastest of \(options.repetitions); target"
                     + " ratio <= 1)")
-            print("access       typed s   string s  ratio (seconds per pass)")
+            print("access          typed s   string s  ratio (seconds per pass)")
         }
         for (name, typed, string) in rows {
             let ratio = string > 0 ? typed / string : 0
@@ -86,7 +87,7 @@ struct BenchmarkRun {
                 options.json
                     ? "{\"op\": \"typed_access\", \"access\": \"\(name)\", \"n\": \(options.n), "
                         + "\"typed_s\": \(typed), \"string_s\": \(string), \"ratio\": \(ratio)}"
-                    : name.padding(toLength: 13, withPad: " ", startingAt: 0)
+                    : name.padding(toLength: 16, withPad: " ", startingAt: 0)
                         + String(format: "%-9.6f %-9.6f %.3f", typed, string, ratio))
         }
     }

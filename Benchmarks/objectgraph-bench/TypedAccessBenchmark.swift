@@ -16,6 +16,9 @@ struct TypedAccessBenchmark {
         var typedRead = Double.infinity, stringRead = Double.infinity
         var typedWrite = Double.infinity, stringWrite = Double.infinity
         var typedBoth = Double.infinity, stringBoth = Double.infinity
+        /// The typed read on a context that does not track Observation
+        /// (`tracksObservation = false`), next to the same string read.
+        var untrackedRead = Double.infinity, untrackedStringRead = Double.infinity
     }
 
     func run() throws -> Result {
@@ -68,6 +71,19 @@ struct TypedAccessBenchmark {
                 } else {
                     result.stringBoth = min(
                         result.stringBoth, try time(passes) { try stringBoth(people) })
+                }
+            }
+        }
+        context.tracksObservation = false
+        for repetition in 0..<repetitions {
+            for way in repetition.isMultiple(of: 2) ? [true, false] : [false, true] {
+                if way {
+                    result.untrackedRead = min(
+                        result.untrackedRead, time(passes) { checksum.typed = typedRead(people) })
+                } else {
+                    result.untrackedStringRead = min(
+                        result.untrackedStringRead,
+                        time(passes) { checksum.string = stringRead(people) })
                 }
             }
         }

@@ -98,7 +98,7 @@ extension ManagedContext {
 
 extension ManagedObject {
     /// Checks, in debug builds, that the object's context (if any) is used inside its queue.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     func checkQueue(_ operation: StaticString) {
         #if DEBUG
             link?.context?.checkQueue(operation)

@@ -10,6 +10,7 @@ import Observation
 ///
 /// The context clears the link first thing in its `deinit`, so a link's context is either
 /// alive or `nil`; objects that leave a context drop its link.
+@usableFromInline
 final class ContextLink {
     /// The context, or `nil` once it is gone.
     unowned(unsafe) var context: ManagedContext?
@@ -33,10 +34,10 @@ final class ContextLink {
     }
     /// ``probe`` without ownership, so that a typed read (which runs while its object holds
     /// this link, and the link the probe) asks it without retaining it.
-    @exclusivity(unchecked) private(set) var probeReference: ProbeReference?
+    @usableFromInline @exclusivity(unchecked) private(set) var probeReference: ProbeReference?
     /// Whether typed reads register with Observation (see
     /// ``ManagedContext/tracksObservation``).
-    var tracksObservation = true {
+    @usableFromInline @exclusivity(unchecked) var tracksObservation = true {
         didSet { if !tracksObservation { probe = nil } }
     }
 
@@ -53,13 +54,14 @@ final class ContextLink {
     }
 
     /// The probe and its key path, not retained.
+    @usableFromInline
     struct ProbeReference {
-        let probe: Unmanaged<ObservationProbe>
-        let keyPath: Unmanaged<KeyPath<ObservationProbe, Bool>>
+        @usableFromInline let probe: Unmanaged<ObservationProbe>
+        @usableFromInline let keyPath: Unmanaged<KeyPath<ObservationProbe, Bool>>
 
         /// Whether a read now may be inside a tracking scope (see
         /// ``ObservationProbe/mayBeTracking(_:)``).
-        @inline(__always)
+        @inlinable @inline(__always)
         func mayBeTracking() -> Bool {
             probe._withUnsafeGuaranteedRef { probe in
                 keyPath._withUnsafeGuaranteedRef { probe.mayBeTracking($0) }

@@ -24,7 +24,7 @@ extension ManagedObject: Observable {
 
     /// Registers a read of the property at `position` with the current observation tracking
     /// scope, if there is one.
-    @usableFromInline
+    @inlinable
     @inline(__always)
     func observationAccess(_ position: Int) {
         // Neither the link nor its probe is retained: the object holds its link and the link
@@ -32,7 +32,10 @@ extension ManagedObject: Observable {
         // touches neither.
         guard let link = link.map({ Unmanaged.passUnretained($0) }) else { return }
         let mayBeTracking = link._withUnsafeGuaranteedRef { link -> Bool in
-            guard let probe = link.probeReference else { return true }
+            // No probe: none made yet (the exact test makes one), or the context does not
+            // track observation (then nothing to test: a read of such a context went out of
+            // line to ask for a probe every time).
+            guard let probe = link.probeReference else { return link.tracksObservation }
             return probe.mayBeTracking()
         }
         if mayBeTracking { accessIfTracking(position) }
@@ -41,8 +44,8 @@ extension ManagedObject: Observable {
     /// Registers the read when it is inside a tracking scope: what a read does when its probe
     /// may have been hashed (or the context has no probe yet: it makes one when it tracks
     /// observation).
-    @inline(never)
-    private func accessIfTracking(_ position: Int) {
+    @usableFromInline @inline(never)
+    func accessIfTracking(_ position: Int) {
         guard let probe = link?.startProbe(), probe.isTracking() else { return }
         trackedAccess(position)
     }

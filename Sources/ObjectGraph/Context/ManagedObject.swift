@@ -31,9 +31,9 @@ open class ManagedObject {
     // after it and the change-set place in four: 88 bytes an instance, which the allocator
     // serves from its 96-byte class (one field more, or the flags as separate Bools, and
     // every object costs 112 or 128).
-    let schema: EntitySchema
+    @usableFromInline let schema: EntitySchema
     /// The block holding the object's slots (see ``slots``).
-    let slotBlock: SlotBlock
+    @usableFromInline let slotBlock: SlotBlock
     /// The committed values of the positions changed since they were committed (one entry
     /// per position, recorded before its first change). Every other position's committed value
     /// is its current slot, so a change costs one entry, not a copy of every slot.
@@ -41,28 +41,32 @@ open class ManagedObject {
     /// The store's row version when the values were read (optimistic locking).
     @exclusivity(unchecked) var version: Int64 = 0
     /// The link to the context the object lives in (`nil` once it is removed from it).
-    @exclusivity(unchecked) var link: ContextLink?
+    @usableFromInline @exclusivity(unchecked) final var link: ContextLink?
     /// The object's ID: temporary until the first save, then permanent.
     @exclusivity(unchecked) public internal(set) var objectID: ObjectID
-    @exclusivity(unchecked) private var flags: Flags
+    @usableFromInline @exclusivity(unchecked) final var flags: Flags
     /// Where the object's slots start in ``slotBlock``.
-    let slotOffset: UInt16
+    @usableFromInline let slotOffset: UInt16
     /// Where the object is in its context's set of changed objects (-1: not in it).
     @exclusivity(unchecked) var touchIndex: Int32 = -1
 
-    private struct Flags: OptionSet {
-        let rawValue: UInt8
-        static let fault = Flags(rawValue: 1)
+    @usableFromInline
+    struct Flags: OptionSet, Sendable {
+        @usableFromInline let rawValue: UInt8
+
+        @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        @inlinable static var fault: Flags { Flags(rawValue: 1) }
         static let committed = Flags(rawValue: 2)
         static let inserted = Flags(rawValue: 4)
         static let deleted = Flags(rawValue: 8)
         /// Loaded by a fetch (or with another object's fault) and not used yet: the object
         /// reports itself a fault until a property is read, as Core Data's do.
-        static let unfired = Flags(rawValue: 16)
+        @inlinable static var unfired: Flags { Flags(rawValue: 16) }
         /// Has an observation registrar (see ``observationAccess(_:)``).
         static let observed = Flags(rawValue: 32)
         /// A fault, loaded or not.
-        static let anyFault: Flags = [.fault, .unfired]
+        @inlinable static var anyFault: Flags { Flags(rawValue: 1 | 16) }
     }
 
     private func setFlag(_ flag: Flags, _ isOn: Bool) {

@@ -21,6 +21,7 @@ import Synchronization
 /// read); its count comes before the registrar, whose size Observation knows only at run
 /// time, so a read finds it at a constant offset. Its key path holds it (through the token);
 /// the context's link holds the key path, so nothing holds the key path back.
+@usableFromInline
 final class ObservationProbe: Observable, Sendable {
     /// The key path's argument: hashing it counts in its probe's ``hashes``.
     struct Token: Hashable, Sendable {
@@ -37,8 +38,8 @@ final class ObservationProbe: Observable, Sendable {
     /// How often the probe's key path was hashed since a read last cleared it. Observation may
     /// hash it on another thread or after a scope (installing or cancelling a scope's
     /// tracking); that only sends the next read to the exact test, which clears it.
-    let hashes = Atomic<Int>(0)
-    private let registrar = ObservationRegistrar()
+    @usableFromInline let hashes = Atomic<Int>(0)
+    @usableFromInline let registrar = ObservationRegistrar()
 
     /// The key path the probe is accessed by (one per probe: its token names this probe).
     static func keyPath(of probe: ObservationProbe) -> KeyPath<ObservationProbe, Bool> {
@@ -51,7 +52,7 @@ final class ObservationProbe: Observable, Sendable {
     /// Whether a read now may be inside an Observation tracking scope (which then holds the
     /// probe's key path: harmless, as the probe never announces a change): `false` means it
     /// is not; `true` asks for ``isTracking(_:)``.
-    @inline(__always)
+    @inlinable @inline(__always)
     func mayBeTracking(_ keyPath: KeyPath<ObservationProbe, Bool>) -> Bool {
         registrar.access(self, keyPath: keyPath)
         return hashes.load(ordering: .relaxed) != 0

@@ -57,7 +57,7 @@ struct PositionCache: ~Copyable, Sendable {
 
     /// The position of the property `name` in `schema`, or `nil` when the entity has no such
     /// property.
-    @inline(__always)
+    @inlinable @inline(__always)
     func position(in schema: EntitySchema, name: String) -> Int? {
         let word = first.load(ordering: .relaxed)
         if word >> 20 == schema.token { return Int(truncatingIfNeeded: word & 0xF_FFFF) }
@@ -65,8 +65,8 @@ struct PositionCache: ~Copyable, Sendable {
     }
 
     /// The position for a schema other than the first looked up (or none looked up yet).
-    @inline(never)
-    private func otherPosition(in schema: EntitySchema, name: String) -> Int? {
+    @usableFromInline @inline(never)
+    func otherPosition(in schema: EntitySchema, name: String) -> Int? {
         let word = load(schema.token)
         if word >> 20 == schema.token { return Int(truncatingIfNeeded: word & 0xF_FFFF) }
         guard let position = try? schema.position(of: name) else { return nil }

@@ -7,9 +7,10 @@
 ///
 /// A block only grows: slots are initialized in order by ``append(_:)`` and never taken
 /// back. An object's run is written in place (an object changes only its own run).
+@usableFromInline
 final class SlotBlock {
     /// The first slot.
-    let start: UnsafeMutablePointer<Slot>
+    @usableFromInline let start: UnsafeMutablePointer<Slot>
     /// How many slots fit.
     let capacity: Int
     /// How many slots are initialized, from the start.

@@ -27,7 +27,7 @@ public struct TypedAttribute: ~Copyable, Sendable {
     }
 
     /// The attribute's position in `schema`, or `nil` when the entity has no such property.
-    @inline(__always)
+    @inlinable @inline(__always)
     func position(in schema: EntitySchema) -> Int? {
         cache.position(in: schema, name: name)
     }

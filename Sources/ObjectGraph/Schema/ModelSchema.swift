@@ -74,6 +74,7 @@ final class ModelSchema: Sendable {
 }
 
 /// One entity at run time.
+@usableFromInline
 final class EntitySchema: Sendable {
     /// The entity's position in the model.
     let index: Int
@@ -106,7 +107,7 @@ final class EntitySchema: Sendable {
     /// Per position: what kind of property it is.
     let kinds: [PropertyKind]
     /// How many slots an object of the entity has (one per property).
-    let slotCount: Int
+    @usableFromInline let slotCount: Int
     /// Per position: the attribute's type (`nil` for relationships).
     let attributeTypes: [AttributeType?]
     /// The default value of every attribute (read and converted once), by position.
@@ -120,7 +121,7 @@ final class EntitySchema: Sendable {
 
     /// A number no other entity schema of this process has (see ``TypedProperty``, which
     /// caches a property's position per schema by it).
-    let token: UInt64 = EntitySchemaTokens.next()
+    @usableFromInline let token: UInt64 = EntitySchemaTokens.next()
 
     var name: String { entity.name }
 
