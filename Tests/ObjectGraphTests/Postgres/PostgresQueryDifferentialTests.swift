@@ -20,9 +20,41 @@ struct PostgresQueryDifferentialTests {
             data = try DifferentialDataSet(seed: seed)
             url = try PostgresDifferentialStore.make(data)
             connection = try PostgresDifferentialStore.connect(url)
-            compiler = SQLQueryCompiler(
+            var compiler = SQLQueryCompiler(
                 layout: data.layout, model: data.model, storeIdentifier: "STORE",
                 dialect: .postgres)
+            compiler.byteOrderCollation = PostgresStore.byteOrderCollation(connection)
+            compiler.checksTextOrder = true
+            self.compiler = compiler
+        }
+
+        /// The statement of `fetch`, and the rows' first columns, as the store runs it: again
+        /// with ranked distinct values when its byte-order sort check fails.
+        func select(_ fetch: DifferentialPredicateGenerator.Fetch, _ values: PostgresDistinctTexts)
+            throws -> (PostgresStatement, Result<[Int64], Error>)
+        {
+            var compiler = compiler
+            while true {
+                let statement = try PostgresStatement(
+                    compiler.select(
+                        entity: fetch.entity, includesSubentities: fetch.includesSubentities,
+                        predicate: fetch.predicate, sortDescriptors: fetch.sort,
+                        offset: fetch.offset, limit: fetch.limit, columns: ["Z_PK"],
+                        values: values))
+                let rows = Result {
+                    try connection.execute(statement.sql, statement.arguments).rows
+                }
+                if let column = statement.textOrderColumn, compiler.checksTextOrder,
+                    case .success(let found) = rows, try found.first?.bool(column) == false
+                {
+                    compiler.checksTextOrder = false
+                    continue
+                }
+                return (
+                    statement,
+                    rows.flatMap { found in Result { try found.map { try $0.int64(0) } } }
+                )
+            }
         }
 
         func run(_ fetch: DifferentialPredicateGenerator.Fetch) -> DifferentialHarness.Outcome {
@@ -32,25 +64,17 @@ struct PostgresQueryDifferentialTests {
                 + "\(fetch.sort.map { "\($0.key) \($0.ascending) \($0.comparison)" }) "
                 + "OFFSET \(fetch.offset) LIMIT \(fetch.limit)"
             let values = PostgresDistinctTexts(connection: connection)
+            defer { try? values.finish(commit: true) }
             let statement: PostgresStatement
+            let fetched: Result<[Int64], Error>
             do {
-                statement = try PostgresStatement(
-                    compiler.select(
-                        entity: fetch.entity, includesSubentities: fetch.includesSubentities,
-                        predicate: fetch.predicate, sortDescriptors: fetch.sort,
-                        offset: fetch.offset, limit: fetch.limit, columns: ["Z_PK"],
-                        values: values))
+                (statement, fetched) = try select(fetch, values)
             } catch let error as SQLTranslationError {
                 return .rejected(error)
             } catch {
                 return .mismatch("\(label): \(error)")
             }
             let evaluated = try? DifferentialHarness.expected(fetch, in: data)
-            let fetched = Result {
-                try connection.execute(statement.sql, statement.arguments).rows.map {
-                    try $0.int64(0)
-                }
-            }
             switch (evaluated, fetched) {
             case (nil, .failure):
                 return .bothFailed
