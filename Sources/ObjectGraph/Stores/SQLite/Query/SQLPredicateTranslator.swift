@@ -294,7 +294,10 @@ final class SQLPredicateTranslator {
                 // of its own: a match too). A plain comparison, no function call per row.
                 let plainNext =
                     "(" + left.piece + " < " + SQLPiece.bound(.text(prefix + "\u{80}")) + ")"
-                return SQLPiece.all([range, SQLPiece.any([plainNext, test])])
+                // A nil text makes the range NULL, not 0 (`NOT` would keep NULL, not 1).
+                let known: [SQLPiece] =
+                    left.nullable ? ["(" + left.piece + " IS NOT NULL)"] : []
+                return SQLPiece.all(known + [range, SQLPiece.any([plainNext, test])])
             }
             return test
         case .in, .contains, .between:
