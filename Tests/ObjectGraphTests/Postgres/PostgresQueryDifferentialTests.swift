@@ -15,14 +15,63 @@ struct PostgresQueryDifferentialTests {
         let url: URL
         let connection: PostgresConnection
         let compiler: SQLQueryCompiler
+        /// How often the native string translations ran.
+        let native = NativeTally()
+
+        /// Counts of statements with a native `BEGINSWITH`, with a byte-order sort whose check
+        /// held, and with one whose check failed (run again, ranked).
+        final class NativeTally {
+            var prefixes = 0
+            var byteOrderSorts = 0
+            var rankedAgain = 0
+        }
 
         init(seed: UInt64) throws {
             data = try DifferentialDataSet(seed: seed)
             url = try PostgresDifferentialStore.make(data)
             connection = try PostgresDifferentialStore.connect(url)
-            compiler = SQLQueryCompiler(
+            var compiler = SQLQueryCompiler(
                 layout: data.layout, model: data.model, storeIdentifier: "STORE",
                 dialect: .postgres)
+            compiler.byteOrderCollation = PostgresStore.byteOrderCollation(connection)
+            compiler.checksTextOrder = true
+            self.compiler = compiler
+        }
+
+        /// The statement of `fetch`, and the rows' first columns, as the store runs it: again
+        /// with ranked distinct values when its byte-order sort check fails.
+        func select(_ fetch: DifferentialPredicateGenerator.Fetch, _ values: PostgresDistinctTexts)
+            throws -> (PostgresStatement, Result<[Int64], Error>)
+        {
+            var compiler = compiler
+            while true {
+                let statement = try PostgresStatement(
+                    compiler.select(
+                        entity: fetch.entity, includesSubentities: fetch.includesSubentities,
+                        predicate: fetch.predicate, sortDescriptors: fetch.sort,
+                        offset: fetch.offset, limit: fetch.limit, columns: ["Z_PK"],
+                        values: values))
+                let rows = Result {
+                    try connection.execute(statement.sql, statement.arguments).rows
+                }
+                if statement.arguments.contains(.text(GraphemeJoiners.postgresPattern)) {
+                    native.prefixes += 1
+                }
+                if let column = statement.textOrderColumn, compiler.checksTextOrder,
+                    case .success(let found) = rows
+                {
+                    if try found.first?.bool(column) == false {
+                        native.rankedAgain += 1
+                        compiler.checksTextOrder = false
+                        continue
+                    }
+                    if !found.isEmpty { native.byteOrderSorts += 1 }
+                }
+                return (
+                    statement,
+                    rows.flatMap { found in Result { try found.map { try $0.int64(0) } } }
+                )
+            }
         }
 
         func run(_ fetch: DifferentialPredicateGenerator.Fetch) -> DifferentialHarness.Outcome {
@@ -32,25 +81,17 @@ struct PostgresQueryDifferentialTests {
                 + "\(fetch.sort.map { "\($0.key) \($0.ascending) \($0.comparison)" }) "
                 + "OFFSET \(fetch.offset) LIMIT \(fetch.limit)"
             let values = PostgresDistinctTexts(connection: connection)
+            defer { try? values.finish(commit: true) }
             let statement: PostgresStatement
+            let fetched: Result<[Int64], Error>
             do {
-                statement = try PostgresStatement(
-                    compiler.select(
-                        entity: fetch.entity, includesSubentities: fetch.includesSubentities,
-                        predicate: fetch.predicate, sortDescriptors: fetch.sort,
-                        offset: fetch.offset, limit: fetch.limit, columns: ["Z_PK"],
-                        values: values))
+                (statement, fetched) = try select(fetch, values)
             } catch let error as SQLTranslationError {
                 return .rejected(error)
             } catch {
                 return .mismatch("\(label): \(error)")
             }
             let evaluated = try? DifferentialHarness.expected(fetch, in: data)
-            let fetched = Result {
-                try connection.execute(statement.sql, statement.arguments).rows.map {
-                    try $0.int64(0)
-                }
-            }
             switch (evaluated, fetched) {
             case (nil, .failure):
                 return .bothFailed
@@ -89,9 +130,39 @@ struct PostgresQueryDifferentialTests {
         }
         // Rejected: evaluated in memory by the store.
         tally.report("PostgreSQL differential")
+        let native = harness.native
+        print(
+            "PostgreSQL native strings: \(native.prefixes) BEGINSWITH, \(native.byteOrderSorts)"
+                + " byte-order sorts, \(native.rankedAgain) sorts ranked again")
         #expect(tally.mismatches.isEmpty)
         #expect(tally.identical >= 1_800)
         #expect(tally.nonEmpty >= 800)
+    }
+
+    @Test("1,200 generated fetches under a plain BEGINSWITH, sorted by name, match the evaluator")
+    func plainPrefixes() throws {
+        let harness = try Harness(seed: 20_261_129)
+        var generator = DifferentialPredicateGenerator(seed: 11, data: harness.data)
+        var tally = DifferentialTally()
+        let prefixes = ["J", "Jo", "Ja", "x", "e", "a", "Z", "f", "c", "C", "s", "~", " ", "1"]
+        for index in 0..<1_200 {
+            var fetch = generator.fetch()
+            let prefix = try ObjectGraph.Predicate(
+                format: "name BEGINSWITH '\(prefixes[index % prefixes.count])'")
+            fetch.predicate = index % 3 == 0 ? prefix : .and([prefix, fetch.predicate])
+            fetch.sort.insert(
+                ObjectGraph.SortDescriptor("name", ascending: index % 2 == 0), at: 0)
+            tally.record(harness.run(fetch), fetch)
+        }
+        tally.report("PostgreSQL plain prefixes")
+        let native = harness.native
+        print(
+            "PostgreSQL native strings under plain prefixes: \(native.prefixes) BEGINSWITH,"
+                + " \(native.byteOrderSorts) byte-order sorts, \(native.rankedAgain) ranked again")
+        #expect(tally.mismatches.isEmpty)
+        #expect(native.prefixes >= 800)
+        #expect(native.byteOrderSorts >= 200)
+        #expect(native.rankedAgain >= 20)
     }
 
     @Test("the hand-written tricky fetches agree with the evaluator on PostgreSQL")

@@ -131,6 +131,9 @@ struct DifferentialDataSet {
         "file10", "file2", "File1", "a%b_c", "%", "_", "*", "?", "straße", "STRASSE",
         "K", "\u{212A}", "a;b", "a\u{037E}b", "`x", "\u{1FEF}x", "Jo", "Joe", "J\u{301}o",
         "~tilde", "a\u{7F}", "Kelvin", "\u{212A}elvin",
+        // Joiners after an ASCII letter, controls, canonical equivalents, NFC and not, scripts.
+        "Jo\u{308}rg", "Jörg", "Ja\u{93F}", "Jo\u{200D}x", "x\u{FE0F}", "👍🏽", "👨‍👩‍👧", "a\r\nb",
+        "\u{1100}\u{1161}", "\u{AC00}", "Жук", "e\u{1F3FD}", "J\u{80}\u{301}", "Ω\u{301}",
     ]
 
     init(seed: UInt64) throws {

@@ -255,7 +255,11 @@ struct DifferentialPredicateGenerator {
                 let part = String(characters[start..<end])
                 return .string(random.chance(0.3) ? part.uppercased() : part)
             }
-            return .string(random.pick(["ALPHA", "cafe", "CAFE", "Ω", "file", "a", "Z", "é"]))
+            return .string(
+                random.pick([
+                    "ALPHA", "cafe", "CAFE", "Ω", "file", "a", "Z", "é", "Jo", "Ja", "x", "e",
+                    "a\r", "J",
+                ]))
         case .number:
             switch Int.random(in: 0..<6, using: &random) {
             case 0: return .integer(Int64.random(in: -20...20, using: &random))

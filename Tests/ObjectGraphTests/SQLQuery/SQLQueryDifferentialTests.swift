@@ -63,6 +63,9 @@ struct SQLQueryDifferentialTests {
         ("Item", "name != 'K' AND name != nil"),
         ("Gadget", "power > 0 AND label BEGINSWITH[c] 'a'"),
         ("Widget", "weight < 0 OR parent.name == nil"),
+        ("Item", "name BEGINSWITH 'Jo' OR name BEGINSWITH 'Ja' OR name BEGINSWITH 'x'"),
+        ("Item", "NOT name BEGINSWITH 'e' AND NOT name BEGINSWITH 'Cafe'"),
+        ("Gadget", "name BEGINSWITH ' ' OR label BEGINSWITH 'a' OR name BEGINSWITH 'J'"),
     ]
 
     @Test("hand-written fetches for tricky combinations agree with the evaluator")

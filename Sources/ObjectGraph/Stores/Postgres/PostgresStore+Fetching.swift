@@ -5,15 +5,43 @@ import SQLiteDatabase
 /// Fetches and counts compiled to PostgreSQL SQL by the store's compiler in its PostgreSQL
 /// dialect (see ``SQLDialect`` and the translator's PostgreSQL notes): what the compiler
 /// cannot translate with exactly the evaluator's answer is left to the context's in-memory
-/// evaluator (the store answers `nil`), and ``inMemoryReason(for:)`` says why. String
-/// comparisons and sorts read the distinct values of their columns first (one more
-/// statement each), which the evaluator decides in Swift.
+/// evaluator (the store answers `nil`), and ``inMemoryReason(for:)`` says why. A plain
+/// `BEGINSWITH` of an ASCII prefix and a `.standard` string sort are byte comparisons in the
+/// statement (the sort checked by it: when a sorted text is not surely NFC, the fetch is
+/// compiled and run again without it); other string comparisons and sorts read the distinct
+/// values of their columns first (one more statement each), which the evaluator decides in
+/// Swift.
 extension PostgresStore: SQLQueryingStore {
     /// The compiler for this store's layout, writing PostgreSQL SQL.
     var queryCompiler: SQLQueryCompiler {
-        SQLQueryCompiler(
+        var compiler = SQLQueryCompiler(
             layout: layout, model: schema.model, storeIdentifier: description.identifier,
             dialect: .postgres)
+        compiler.byteOrderCollation = byteOrderCollation
+        return compiler
+    }
+
+    /// What makes a text comparison byte order on the server `connection` reaches: nothing
+    /// when the database's default collation is C (libc's `C` or `POSIX`, or the builtin `C`),
+    /// ` COLLATE "C"` otherwise, nil when the server's encoding is not UTF-8 (or cannot be
+    /// read), where characters are not code points.
+    static func byteOrderCollation(_ connection: PostgresConnection) -> String? {
+        let rows = try? connection.execute(
+            "SELECT current_setting('server_encoding'), CAST(to_jsonb(d) AS text)"
+                + " FROM pg_database AS d WHERE d.datname = current_database()"
+        ).rows
+        guard let row = rows?.first, row.text(0) == "UTF8" else { return nil }
+        let settings =
+            row.text(1).flatMap { text in
+                try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            } ?? [:]
+        let provider = settings["datlocprovider"] as? String ?? "c"
+        let collate = settings["datcollate"] as? String
+        let locale = settings["datlocale"] as? String
+        let bytewise =
+            (provider == "c" && (collate == "C" || collate == "POSIX"))
+            || (provider == "b" && locale == "C")
+        return bytewise ? "" : " COLLATE \"C\""
     }
 
     var sqlQuerying: (any SQLQueryingStore)? { self }
@@ -25,9 +53,20 @@ extension PostgresStore: SQLQueryingStore {
     private func fetch(_ query: StoreQuery, _ values: PostgresDistinctTexts) throws
         -> [StoreRow]?
     {
-        guard case .sql(let statement) = selectPlan(query, values: values) else { return nil }
+        guard case .sql(var statement) = selectPlan(query, values: values, checksTextOrder: true)
+        else { return nil }
         return try postgres {
-            let result = try connection.execute(statement.sql, statement.arguments)
+            var result = try connection.execute(statement.sql, statement.arguments)
+            if let column = statement.textOrderColumn, let first = result.rows.first,
+                try first.bool(column) == false
+            {
+                // A sorted text may not be NFC: ranked by the evaluator's order instead.
+                guard case .sql(let ranked) = selectPlan(query, values: values) else {
+                    return nil
+                }
+                statement = ranked
+                result = try connection.execute(statement.sql, statement.arguments)
+            }
             switch query.result {
             case .rows:
                 return try result.rows.compactMap(storeRow)
@@ -65,7 +104,7 @@ extension PostgresStore: SQLQueryingStore {
     }
 
     func sqlText(for query: StoreQuery) -> String? {
-        let plan = try? withValues { selectPlan(query, values: $0) }
+        let plan = try? withValues { selectPlan(query, values: $0, checksTextOrder: true) }
         if case .sql(let statement)? = plan { return statement.description }
         return nil
     }
@@ -117,7 +156,9 @@ extension PostgresStore: SQLQueryingStore {
 
     /// The SELECT of `query` (columns of the entity's table for rows, `Z_PK` and `Z_ENT` for
     /// IDs), or why it is evaluated in memory.
-    func selectPlan(_ query: StoreQuery, values: PostgresDistinctTexts) -> Plan {
+    func selectPlan(
+        _ query: StoreQuery, values: PostgresDistinctTexts, checksTextOrder: Bool = false
+    ) -> Plan {
         let entity = schema.entities[query.entityIndex]
         let table = entityLayouts[query.entityIndex].tableName
         let columns: [String]
@@ -125,8 +166,10 @@ extension PostgresStore: SQLQueryingStore {
         case .rows: columns = columnNames(of: table)
         case .ids: columns = ["Z_PK", "Z_ENT"]
         }
+        var compiler = queryCompiler
+        compiler.checksTextOrder = checksTextOrder
         return Self.plan { () throws(SQLTranslationError) in
-            try queryCompiler.select(
+            try compiler.select(
                 entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
                 predicate: query.predicate, sortDescriptors: query.sortDescriptors,
                 offset: query.offset, limit: query.limit, columns: columns, values: values)
@@ -137,7 +180,7 @@ extension PostgresStore: SQLQueryingStore {
     /// in memory.
     func explain(_ query: StoreQuery) throws -> FetchExplanation {
         var explanation = FetchExplanation(entityName: "", storeType: description.type)
-        switch try withValues({ selectPlan(query, values: $0) }) {
+        switch try withValues({ selectPlan(query, values: $0, checksTextOrder: true) }) {
         case .sql(let statement):
             explanation.statements = [try explained(statement, purpose: "the fetch")]
         case .inMemory(let reason):

@@ -49,6 +49,9 @@ final class PostgresStore: PersistentStore {
     var writePlans: [Int: PostgresWritePlan] = [:]
     /// History recording and save announcements (`PostgresStore+Publishing.swift`).
     let publishing: PostgresPublishing
+    /// What makes text comparisons byte order on this server, for the compiler's native
+    /// string translations (``SQLQueryCompiler/byteOrderCollation``); read at open.
+    let byteOrderCollation: String?
 
     /// Connects to the database `url` names and opens (or creates) the store in its schema.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the URL cannot be read or the
@@ -108,6 +111,7 @@ final class PostgresStore: PersistentStore {
             description = StoreDescription(
                 type: .postgres, url: address.redactedURL, configurationName: configuration,
                 isReadOnly: options.isReadOnly, metadata: metadata)
+            byteOrderCollation = Self.byteOrderCollation(opening)
         } catch {
             pool.release(opening)
             pool.leave()
@@ -137,6 +141,7 @@ final class PostgresStore: PersistentStore {
         schemaIndexByNumber = store.schemaIndexByNumber
         uniqueConstraints = store.uniqueConstraints
         publishing = store.publishing
+        byteOrderCollation = store.byteOrderCollation
         readPlans = store.readPlans
         writePlans = store.writePlans
     }

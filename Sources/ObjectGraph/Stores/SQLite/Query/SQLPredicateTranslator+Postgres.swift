@@ -10,13 +10,17 @@ import SQLiteDatabase
 ///   integer or decimal against a double constant is rewritten in Swift into exact integer
 ///   bounds (`count < 2.5` is `count < 3`), a double against an integer constant into the
 ///   doubles around it; an integer and a double both read from rows are refused.
-/// - Strings: a column compared with a constant (any operator, `[c]`, `[d]`) is decided by
-///   the evaluator itself over the column's distinct values (read through the translator's
-///   ``SQLValueSource``), and the statement tests membership in the values that match
-///   (`col IN (SELECT unnest($1::text[]))`); two columns compared with each other are
-///   refused. A column equal to a plain constant stays `col = $1`.
-/// - Sorting strings and URIs: the distinct values ranked by the `SortDescriptor` in Swift,
-///   joined as `unnest(values, ranks)` and sorted by rank; other values natively, nil first.
+/// - Strings: a plain `BEGINSWITH` of an ASCII prefix is byte comparisons, and a column equal
+///   to a plain constant stays `col = $1` (see `SQLPredicateTranslator+PostgresText.swift`).
+///   Any other comparison of a column with a constant (any operator, `[c]`, `[d]`) is decided
+///   by the evaluator itself over the column's distinct values (read through the
+///   translator's ``SQLValueSource``), and the statement tests membership in the values that
+///   match (`col IN (SELECT unnest($1::text[]))`); two columns compared with each other are
+///   refused.
+/// - Sorting strings: `.standard` in byte order, checked by the statement (see the same
+///   file); other comparisons, URIs, and a failed check: the distinct values ranked by the
+///   `SortDescriptor` in Swift, joined as `unnest(values, ranks)` and sorted by rank. Other
+///   values natively, nil first.
 /// - Arithmetic, functions and string methods are refused (the store evaluates in memory).
 extension SQLPredicateTranslator {
     /// Why arithmetic and functions are not translated for PostgreSQL.
@@ -302,6 +306,11 @@ extension SQLPredicateTranslator {
         guard let source = column.source else {
             throw .unsupported(fragment, reason: "not a column")
         }
+        if op == .beginsWith, columnOnLeft,
+            let native = postgresPrefix(column, constant, options)
+        {
+            return native
+        }
         func holds(_ value: Value) throws(SQLTranslationError) -> Bool {
             if columnOnLeft {
                 return try evaluated(value, op, .string(constant), options, fragment: fragment)
@@ -395,6 +404,11 @@ extension SQLPredicateTranslator {
         case .number, .date, .data, .uuid:
             return [value.piece + direction]
         case .string, .uri:
+            if descriptor.comparison == .standard,
+                let native = postgresByteOrderSort(value, direction: direction)
+            {
+                return [native]
+            }
             guard let source = value.source else {
                 throw .unsupported(descriptor.key, reason: "sorting by a string that is no column")
             }

@@ -29,6 +29,13 @@ final class SQLPredicateTranslator {
     var values: (any SQLValueSource)?
     /// Distinct values already read, by column, for this statement.
     var valueCache: [SQLColumnSource: [String]] = [:]
+    /// For the PostgreSQL dialect: what makes a text comparison byte order (see
+    /// ``SQLQueryCompiler/byteOrderCollation``); nil: no native string translation.
+    var byteOrderCollation: String?
+    /// For the PostgreSQL dialect: the conditions that all the rows' sorted texts are in byte
+    /// order as the evaluator orders them (see `SQLPredicateTranslator+PostgresText.swift`);
+    /// nil when the caller reads no such check (string sorts then rank distinct values).
+    var textOrderChecks: [SQLPiece]?
     /// The dialect written.
     var dialect: SQLDialect { schema.dialect }
 
@@ -287,7 +294,10 @@ final class SQLPredicateTranslator {
                 // of its own: a match too). A plain comparison, no function call per row.
                 let plainNext =
                     "(" + left.piece + " < " + SQLPiece.bound(.text(prefix + "\u{80}")) + ")"
-                return SQLPiece.all([range, SQLPiece.any([plainNext, test])])
+                // A nil text makes the range NULL, not 0 (`NOT` would keep NULL, not 1).
+                let known: [SQLPiece] =
+                    left.nullable ? ["(" + left.piece + " IS NOT NULL)"] : []
+                return SQLPiece.all(known + [range, SQLPiece.any([plainNext, test])])
             }
             return test
         case .in, .contains, .between:

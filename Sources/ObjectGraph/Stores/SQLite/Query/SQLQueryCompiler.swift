@@ -50,6 +50,19 @@ struct SQLQueryCompiler: Sendable {
     /// `.standard` string sorts are plain byte order, which SQLite can read from an index.
     let textIsNFC: Bool
 
+    /// PostgreSQL: what makes a text comparison byte order (UTF-8 code point order) for the
+    /// native string translations (see `SQLPredicateTranslator+PostgresText.swift`):
+    /// ` COLLATE "C"`, or nothing when the database's default collation is C (its indexes
+    /// then serve); nil (the default) on a server whose encoding may not be UTF-8: every
+    /// string comparison and sort then reads the distinct values.
+    var byteOrderCollation: String?
+
+    /// PostgreSQL: whether `.standard` string sorts may be byte order, with a last selected
+    /// column that is `false` when a sorted text is not surely NFC (see
+    /// ``CompiledQuery/textOrderColumn``). Only for callers that read that column and then
+    /// compile again without it.
+    var checksTextOrder = false
+
     /// A compiler for stores laid out as `layout` from `model`. With `storeIdentifier`, object
     /// IDs of other stores are rejected. Pass `textIsNFC: true` only when the store knows every
     /// string it holds is NFC (checked with ``nonNFCTextCount(entity:)`` and kept so on save).
@@ -112,11 +125,20 @@ struct SQLQueryCompiler: Sendable {
             ? "t0.\"Z_PK\""
             : columns.map { table?.selectedColumn($0) ?? "t0." + quoteIdentifier($0) }
                 .joined(separator: ", ")
-        var piece = "SELECT " + list + " FROM " + context.from
+        var piece = SQLPiece("SELECT " + list)
+        var textOrderColumn: Int?
+        if let checks = translator.textOrderChecks, !checks.isEmpty {
+            // Over every row the WHERE keeps, before the LIMIT.
+            piece = piece + ", bool_and(" + SQLPiece.all(checks) + ") OVER ()"
+            textOrderColumn = max(columns.count, 1)
+        }
+        piece = piece + " FROM " + context.from
         if let condition { piece = piece + " WHERE " + condition }
         piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ")
         piece = piece + schema.dialect.limitClause(limit: limit, offset: offset)
-        return CompiledQuery(sql: piece.sql, arguments: piece.arguments)
+        var compiled = CompiledQuery(sql: piece.sql, arguments: piece.arguments)
+        compiled.textOrderColumn = textOrderColumn
+        return compiled
     }
 
     /// `SELECT COUNT(*) FROM <root table> AS t0 [joins] WHERE Z_ENT IN (…) AND <predicate>`.
@@ -142,6 +164,10 @@ struct SQLQueryCompiler: Sendable {
         let context = SQLSelectContext(from: SQLPiece(quoteIdentifier(entity.tableName) + " AS t0"))
         let translator = SQLPredicateTranslator(schema: schema)
         translator.values = values
+        if schema.dialect == .postgres {
+            translator.byteOrderCollation = byteOrderCollation
+            translator.textOrderChecks = checksTextOrder ? [] : nil
+        }
         let numbers = includesSubentities ? entity.coveredEntityNumbers : [entity.entityNumber]
         var conditions: [SQLPiece] = []
         // A table holding only the fetched entities needs no test of `Z_ENT` (as Core Data's
