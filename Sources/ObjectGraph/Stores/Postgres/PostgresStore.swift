@@ -45,6 +45,8 @@ final class PostgresStore: PersistentStore {
     let uniqueConstraints: [String: PostgresSchemaDDL.UniqueConstraint]
     /// Row decoding plans by schema entity index, made on first use.
     var readPlans: [Int: PostgresReadPlan] = [:]
+    /// The ID spaces of the entities' objects in this store, by entity name, made on first use.
+    var idSpaces: [String: ObjectIDSpace] = [:]
     /// Row writing plans by schema entity index, made on first use.
     var writePlans: [Int: PostgresWritePlan] = [:]
     /// History recording and save announcements (`PostgresStore+Publishing.swift`).
@@ -138,6 +140,7 @@ final class PostgresStore: PersistentStore {
         uniqueConstraints = store.uniqueConstraints
         publishing = store.publishing
         readPlans = store.readPlans
+        idSpaces = store.idSpaces
         writePlans = store.writePlans
     }
 
