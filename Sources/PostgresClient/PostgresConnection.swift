@@ -70,6 +70,20 @@ public final class PostgresConnection {
     public func execute(_ sql: String, _ arguments: [PostgresValue] = [])
         throws(PostgresError) -> PostgresResult
     {
+        let started = statementObserver == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        let result = try sent(sql, arguments)
+        return try observed(sql, arguments, since: started) { () throws(PostgresError) in
+            try take(result, sql: sql)
+        }
+    }
+
+    /// Sends `sql` (prepared on first use) with `arguments` and returns libpq's result, not
+    /// yet checked (see ``checked(_:sql:)``), its values in binary form when `binaryResults`.
+    /// - Throws: ``PostgresError`` when an argument holds a NUL character or the statement
+    ///   cannot be prepared.
+    func sent(_ sql: String, _ arguments: [PostgresValue], binaryResults: Bool = false)
+        throws(PostgresError) -> OpaquePointer?
+    {
         for (index, argument) in arguments.enumerated() {
             if case .text(let text) = argument, text.utf8.contains(0) {
                 throw PostgresError(
@@ -79,12 +93,10 @@ public final class PostgresConnection {
             }
         }
         let name = try preparedName(for: sql)
-        let started = statementObserver == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-        let result = Self.withParameters(arguments) { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
-        }
-        return try observed(sql, arguments, since: started) { () throws(PostgresError) in
-            try take(result, sql: sql)
+        return Self.withParameters(arguments) { values, lengths, formats in
+            PQexecPrepared(
+                handle, name, Int32(arguments.count), values, lengths, formats,
+                binaryResults ? 1 : 0)
         }
     }
 
@@ -180,17 +192,16 @@ public final class PostgresConnection {
         return body(buffers.map { UnsafePointer($0) }, lengths, formats)
     }
 
-    /// Reads `result` (and clears it), throwing the server's error.
-    private func take(_ result: OpaquePointer?, sql: String) throws(PostgresError)
-        -> PostgresResult
-    {
+    /// `result` when the statement succeeded; otherwise the server's error is thrown (and
+    /// `result` cleared). The caller clears a returned result.
+    func checked(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> OpaquePointer {
         guard let result else {
             throw PostgresError(.statement, Self.trimmed(PQerrorMessage(handle)), sql: sql)
         }
-        defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY
         else {
+            defer { PQclear(result) }
             let field = { (code: Character) -> String? in
                 guard let ascii = code.asciiValue,
                     let text = PQresultErrorField(result, Int32(ascii))
@@ -201,6 +212,15 @@ public final class PostgresConnection {
                 .statement, field("M") ?? Self.trimmed(PQresultErrorMessage(result)),
                 sqlState: field("C"), detail: field("D"), constraint: field("n"), sql: sql)
         }
+        return result
+    }
+
+    /// Reads `result` (and clears it), throwing the server's error.
+    private func take(_ result: OpaquePointer?, sql: String) throws(PostgresError)
+        -> PostgresResult
+    {
+        let result = try checked(result, sql: sql)
+        defer { PQclear(result) }
         let columnCount = Int(PQnfields(result))
         let columns = (0..<columnCount).map { column in
             PQfname(result, Int32(column)).map { String(cString: $0) } ?? "?column?"

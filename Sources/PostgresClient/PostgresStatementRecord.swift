@@ -60,3 +60,19 @@ extension PostgresConnection {
         }
     }
 }
+
+extension PostgresConnection {
+    /// Reports a statement to ``statementObserver``, when there is one, with the time since
+    /// `started` and what it returned, changed or threw.
+    func report(
+        _ sql: String, _ arguments: [PostgresValue], since started: UInt64,
+        rowsReturned: Int? = nil, rowsChanged: Int? = nil, error: PostgresError? = nil
+    ) {
+        guard let observer = statementObserver else { return }
+        observer(
+            PostgresStatementRecord(
+                sql: sql, arguments: arguments,
+                duration: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
+                rowsReturned: rowsReturned, rowsChanged: rowsChanged, error: error))
+    }
+}

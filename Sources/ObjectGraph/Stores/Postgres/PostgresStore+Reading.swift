@@ -6,8 +6,8 @@ struct PostgresReadPlan {
     enum Step {
         case attribute(column: Int, type: AttributeType)
         /// A to-one foreign key: its column, the target's entity column (when the destination
-        /// has subentities) and the declared destination's name.
-        case toOne(column: Int, entityColumn: Int?, destination: String)
+        /// has subentities) and the ID space of the declared destination.
+        case toOne(column: Int, entityColumn: Int?, destination: ObjectIDSpace)
         case toMany
         case transient
     }
@@ -57,7 +57,8 @@ extension PostgresStore {
                             .toOne(
                                 column: position,
                                 entityColumn: entityColumn.flatMap { positions[$0] },
-                                destination: relationship.relationship.destinationEntityName))
+                                destination: idSpace(
+                                    relationship.relationship.destinationEntityName)))
                     } else {
                         steps.append(.transient)
                     }
@@ -74,47 +75,20 @@ extension PostgresStore {
     /// The ``StoreRow`` of `row` (columns of its table in table order), `nil` when its `Z_ENT`
     /// is no entity of the model. To-many relationships are left unread.
     func storeRow(_ row: PostgresRow) throws -> StoreRow? {
-        let key = try row.int64(0)
-        guard let number = try row.int64OrNil(1), let index = schemaIndexByNumber[Int(number)]
-        else { return nil }
-        let entity = schema.entities[index]
-        var values: [StoredValue] = []
-        values.reserveCapacity(entity.properties.count)
-        for (position, step) in readPlan(for: index).steps.enumerated() {
-            switch step {
-            case .attribute(let column, let type):
-                do {
-                    values.append(
-                        .value(try PostgresValueCoding.value(in: row, column: column, type: type)))
-                } catch {
-                    throw StoreError.postgres(
-                        url: path,
-                        message: "\(entity.name).\(entity.names[position]) of row \(key): \(error)"
-                    )
-                }
-            case .toOne(let column, let entityColumn, let destination):
-                guard let target = try row.int64OrNil(column) else {
-                    values.append(.toOne(nil))
-                    continue
-                }
-                var name = destination
-                if let entityColumn, let targetNumber = try row.int64OrNil(entityColumn),
-                    let targetIndex = schemaIndexByNumber[Int(targetNumber)]
-                {
-                    name = schema.entities[targetIndex].name
-                }
-                values.append(.toOne(objectID(name, target)))
-            case .toMany: values.append(.toMany(nil))
-            case .transient: values.append(.value(.null))
-            }
-        }
-        return StoreRow(
-            id: objectID(entity.name, key), entityIndex: index,
-            version: try row.int64OrNil(2) ?? 0, values: values)
+        var decoder = PostgresRowDecoder(store: self)
+        return try decoder.storeRow(row)
     }
 
     func objectID(_ entity: String, _ key: Int64) -> ObjectID {
-        ObjectID(entityName: entity, storeIdentifier: description.identifier, key: .permanent(key))
+        ObjectID(space: idSpace(entity), key: .permanent(key))
+    }
+
+    /// The space of the IDs of `entity`'s objects in this store.
+    func idSpace(_ entity: String) -> ObjectIDSpace {
+        if let space = idSpaces[entity] { return space }
+        let space = ObjectIDSpace.named(entity, storeIdentifier: description.identifier)
+        idSpaces[entity] = space
+        return space
     }
 
     /// `{1,2,3}`: a PostgreSQL array literal of `numbers`, bound as one parameter.
@@ -129,9 +103,13 @@ extension PostgresStore {
         else { return nil }
         let table = entityLayouts[entity.index].tableName
         return try postgres {
-            let result = try connection.execute(
-                selectAll(from: table) + " WHERE \"Z_PK\" = $1", [.integer(key)])
-            return try result.rows.first.flatMap(storeRow)
+            try connection.execute(
+                selectAll(from: table) + " WHERE \"Z_PK\" = $1", [.integer(key)],
+                binary: true
+            ) { cursor in
+                var decoder = PostgresRowDecoder(store: self)
+                return cursor.next() ? try decoder.storeRow(cursor) : nil
+            }
         }
     }
 
@@ -144,12 +122,15 @@ extension PostgresStore {
         var rows: [StoreRow] = []
         for (table, numbers) in byTable.sorted(by: { $0.key < $1.key }) {
             try postgres {
-                let result = try connection.execute(
+                try connection.execute(
                     selectAll(from: table)
                         + " WHERE \"Z_ENT\" = ANY($1::integer[]) ORDER BY \"Z_PK\"",
-                    [Self.arrayLiteral(numbers)])
-                for row in result.rows {
-                    if let decoded = try storeRow(row) { rows.append(decoded) }
+                    [Self.arrayLiteral(numbers)], binary: true
+                ) { cursor in
+                    var decoder = PostgresRowDecoder(store: self)
+                    while cursor.next() {
+                        if let decoded = try decoder.storeRow(cursor) { rows.append(decoded) }
+                    }
                 }
             }
         }
@@ -157,6 +138,18 @@ extension PostgresStore {
     }
 
     func rows(for ids: [ObjectID]) throws -> [StoreRow] {
+        var byID: [ObjectID: StoreRow] = [:]
+        try forEachRow(of: ids) { cursor, decoder in
+            if let decoded = try decoder.storeRow(cursor) { byID[decoded.id] = decoded }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// Runs `read` on each row of `ids` the store has (one statement per table, the keys
+    /// bound as one array), with a decoder for the statement's rows.
+    func forEachRow(
+        of ids: [ObjectID], read: (PostgresCursor, inout PostgresRowDecoder) throws -> Void
+    ) throws {
         var byTable: [String: [Int64]] = [:]
         for id in ids {
             guard case .permanent(let key) = id.key,
@@ -164,18 +157,17 @@ extension PostgresStore {
             else { continue }
             byTable[entityLayouts[entity.index].tableName, default: []].append(key)
         }
-        var byID: [ObjectID: StoreRow] = [:]
         for (table, keys) in byTable {
             try postgres {
-                let result = try connection.execute(
+                try connection.execute(
                     selectAll(from: table) + " WHERE \"Z_PK\" = ANY($1::bigint[])",
-                    [Self.arrayLiteral(keys)])
-                for row in result.rows {
-                    if let decoded = try storeRow(row) { byID[decoded.id] = decoded }
+                    [Self.arrayLiteral(keys)], binary: true
+                ) { cursor in
+                    var decoder = PostgresRowDecoder(store: self)
+                    while cursor.next() { try read(cursor, &decoder) }
                 }
             }
         }
-        return ids.compactMap { byID[$0] }
     }
 
     /// The rows related to each of `owners` through the to-many relationship at `position`,
@@ -185,35 +177,56 @@ extension PostgresStore {
     func relatedRows(of owners: [ObjectID], entityIndex: Int, position: Int) throws
         -> [ObjectID: [StoreRow]]?
     {
-        var lists: [Int64: [StoreRow]] = [:]
-        var keys: [Int64] = []
-        for owner in owners {
-            guard case .permanent(let key) = owner.key, lists[key] == nil else { continue }
-            lists[key] = []
-            keys.append(key)
-        }
-        if !keys.isEmpty, let sql = relatedRowsSQL(entityIndex: entityIndex, position: position) {
-            try postgres {
-                let result = try connection.execute(sql.text, [Self.arrayLiteral(keys)])
-                for row in result.rows {
-                    guard let owner = try row.int64OrNil(sql.ownerColumn),
-                        let decoded = try storeRow(row)
-                    else { continue }
-                    lists[owner]?.append(decoded)
-                }
-            }
+        var lists = [[StoreRow]](repeating: [], count: owners.count)
+        try forEachRelatedRow(of: owners, entityIndex: entityIndex, position: position) {
+            cursor, group, decoder in
+            if let decoded = try decoder.storeRow(cursor) { lists[group].append(decoded) }
         }
         var result: [ObjectID: [StoreRow]] = [:]
-        for owner in owners {
-            guard case .permanent(let key) = owner.key else { continue }
-            result[owner] = lists[key] ?? []
+        for (index, owner) in owners.enumerated() where result[owner] == nil {
+            guard case .permanent = owner.key else { continue }
+            result[owner] = lists[index]
         }
         return result
     }
 
+    /// Runs `read` on each row related to one of `owners` through the to-many relationship at
+    /// `position` (see ``relatedRows(of:entityIndex:position:)``), with the index in `owners`
+    /// of the row's owner (its first, when listed twice) and a decoder for the statement's
+    /// rows.
+    func forEachRelatedRow(
+        of owners: [ObjectID], entityIndex: Int, position: Int,
+        read: (PostgresCursor, Int, inout PostgresRowDecoder) throws -> Void
+    ) throws {
+        var groups: [Int64: Int] = [:]
+        var keys: [Int64] = []
+        for (index, owner) in owners.enumerated() {
+            guard case .permanent(let key) = owner.key, groups[key] == nil else { continue }
+            groups[key] = index
+            keys.append(key)
+        }
+        guard !keys.isEmpty, let sql = relatedRowsSQL(entityIndex: entityIndex, position: position)
+        else { return }
+        try postgres {
+            try connection.execute(sql.text, [Self.arrayLiteral(keys)], binary: true) {
+                cursor in
+                var decoder = PostgresRowDecoder(store: self)
+                while cursor.next() {
+                    guard let owner = try cursor.int64OrNil(sql.ownerColumn),
+                        let group = groups[owner]
+                    else { continue }
+                    try read(cursor, group, &decoder)
+                }
+            }
+        }
+    }
+
     /// The SELECT of ``relatedRows(of:entityIndex:position:)``: the destination table's
     /// columns, then the owner's key (at `ownerColumn`), for the owner keys bound as `$1`,
-    /// ordered by owner, then relationship order; `nil` for a relationship without storage.
+    /// in relationship order (the order column, then `Z_PK`), the owners' rows interleaved:
+    /// each owner's rows are in its order all the same, and rows of one table come in key
+    /// order (the order a context registers objects fastest); `nil` for a relationship
+    /// without storage.
     private func relatedRowsSQL(entityIndex: Int, position: Int)
         -> (text: String, ownerColumn: Int)?
     {
@@ -232,7 +245,7 @@ extension PostgresStore {
             return (
                 select(columns)
                     + ", \(owner) FROM \(PostgresIdentifier.quoted(table)) AS d WHERE \(owner)"
-                    + " = ANY($1::bigint[]) ORDER BY \(owner), "
+                    + " = ANY($1::bigint[]) ORDER BY "
                     + (order.map { "d." + PostgresIdentifier.quoted($0) + ", " } ?? "")
                     + "d.\"Z_PK\"", columns.count
             )
@@ -243,7 +256,7 @@ extension PostgresStore {
                 select(columns) + ", \(owner) FROM \(PostgresIdentifier.quoted(table)) AS j JOIN "
                     + PostgresIdentifier.quoted(destinationTable) + " AS d ON d.\"Z_PK\" = j."
                     + PostgresIdentifier.quoted(target) + " WHERE \(owner) = ANY($1::bigint[])"
-                    + " ORDER BY \(owner), "
+                    + " ORDER BY "
                     + (order.map { "j." + PostgresIdentifier.quoted($0) + ", " } ?? "")
                     + "d.\"Z_PK\"", columns.count
             )

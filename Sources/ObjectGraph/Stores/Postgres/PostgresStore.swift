@@ -45,6 +45,8 @@ final class PostgresStore: PersistentStore {
     let uniqueConstraints: [String: PostgresSchemaDDL.UniqueConstraint]
     /// Row decoding plans by schema entity index, made on first use.
     var readPlans: [Int: PostgresReadPlan] = [:]
+    /// The ID spaces of the entities' objects in this store, by entity name, made on first use.
+    var idSpaces: [String: ObjectIDSpace] = [:]
     /// Row writing plans by schema entity index, made on first use.
     var writePlans: [Int: PostgresWritePlan] = [:]
     /// History recording and save announcements (`PostgresStore+Publishing.swift`).
@@ -143,6 +145,7 @@ final class PostgresStore: PersistentStore {
         publishing = store.publishing
         byteOrderCollation = store.byteOrderCollation
         readPlans = store.readPlans
+        idSpaces = store.idSpaces
         writePlans = store.writePlans
     }
 

@@ -31,11 +31,12 @@ enum PostgresValueCoding {
         }
     }
 
-    /// The value of an attribute of type `type` from column `column` of `row`.
-    static func value(in row: PostgresRow, column: Int, type: AttributeType)
+    /// The value of an attribute of type `type` from column `column` of `row` (a copied row
+    /// or a cursor on a result).
+    static func value(in row: some PostgresColumns, column: Int, type: AttributeType)
         throws(PostgresError) -> Value
     {
-        guard let text = row.text(column) else { return .null }
+        if row.isNull(column) { return .null }
         switch type {
         case .integer16, .integer32, .integer64:
             let number = try row.int64(column)
@@ -53,11 +54,13 @@ enum PostgresValueCoding {
         case .uuid: return try row.uuid(column).map { Value.uuid($0) } ?? .null
         case .binary, .transformable: return try row.bytes(column).map { Value.data($0) } ?? .null
         case .uri:
+            guard let text = row.text(column) else { return .null }
             guard let url = URL(string: text) else {
                 throw PostgresError(.decoding, "'\(text)' is no URI")
             }
             return .uri(url)
-        case .string, .undefined, .objectID, .composite, .unknown: return .string(text)
+        case .string, .undefined, .objectID, .composite, .unknown:
+            return row.text(column).map { Value.string($0) } ?? .null
         }
     }
 }
