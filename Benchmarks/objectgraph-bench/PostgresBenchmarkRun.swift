@@ -11,9 +11,9 @@ struct PostgresBenchmarkRun {
     let launcher = ChildLauncher()
 
     /// The operations, in the order they run (each on what the previous ones left).
-    static let operations = [
-        "insert", "fetch_all", "query", "update_all", "prefetch", "delete_all",
-    ]
+    static let operations =
+        ["insert", "fetch_all", "query", "update_all", "prefetch", "aggregate", "delete_all"]
+        + BatchBenchmark.operations
 
     /// `url` with `schema=` set to `schema` (or removed when `nil`).
     static func url(_ url: String, schema: String?) throws -> String {

@@ -49,10 +49,18 @@ struct RawPostgresRunner {
         _ operation: String, queries: Int, writer: Int = 0, writers: Int = 1, startAt: Double = 0
     ) throws -> SideResult {
         if operation == "insert" { try Self.createTables(conninfo: conninfo, schema: schema) }
-        let db = try RawPostgres(conninfo: conninfo, schema: schema)
+        var db = try RawPostgres(conninfo: conninfo, schema: schema)
+        if operation == "batch_insert", try !Self.hasTables(db) {
+            // Run alone (`--ops batch_insert`): the store is new, as ObjectGraph's.
+            try Self.createTables(conninfo: conninfo, schema: schema)
+            db = try RawPostgres(conninfo: conninfo, schema: schema)
+        }
         if operation == "pg_saver" {
             return try PostgresSavers.raw(
                 db, n: n, writer: writer, writers: writers, startAt: startAt)
+        }
+        if BatchBenchmark.operations.contains(operation) {
+            return try RawPostgresBatch.run(operation, n: n, db: db)
         }
         let start = Clock.now()
         let startCPU = Clock.cpu()
@@ -63,6 +71,7 @@ struct RawPostgresRunner {
         case "query": result = try query(db, queries: queries)
         case "update_all": result = try updateAll(db)
         case "prefetch": result = try prefetch(db)
+        case "aggregate": result = try RawPostgresBatch.aggregate(db, runs: queries)
         case "delete_all": result = try deleteAll(db)
         default: throw BenchError.usage("the PostgreSQL runs have no operation '\(operation)'")
         }
@@ -70,6 +79,13 @@ struct RawPostgresRunner {
         result.cpuSeconds = Clock.cpu() - startCPU
         retained.values.append(db)
         return result
+    }
+
+    /// Whether the search path's schema holds the tables.
+    static func hasTables(_ db: RawPostgres) throws -> Bool {
+        let result = try db.run("has_tables", "SELECT to_regclass('\"ZPERSON\"') IS NOT NULL")
+        defer { result.clear() }
+        return result.string(0, 0) == "t"
     }
 
     /// Reserves `count` keys of entity `number` in `Z_PRIMARYKEY`; returns the first.

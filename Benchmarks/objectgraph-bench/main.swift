@@ -50,10 +50,11 @@
 //   update (the context's processPendingChanges, its only observer) is timed against a plain
 //   refetch of the same request in the same context, each in its own child on a store an
 //   untimed insert child made (target ratio ≤ 0.1). `--ops live_update` runs it alone.
-// - `--store postgres` (or `--url URL`): insert, fetch_all, query, update_all, prefetch and
-//   delete_all through ObjectGraph's PostgreSQL store against raw libpq (RawPostgresRunner:
-//   the store's tables, statements prepared once, one transaction per writing operation,
-//   Z_OPT checked per row), each side in a schema of its own on a private server the
+// - `--store postgres` (or `--url URL`): insert, fetch_all, query, update_all, prefetch,
+//   aggregate, delete_all, batch_insert, batch_update and batch_delete through ObjectGraph's
+//   PostgreSQL store against raw libpq (RawPostgresRunner, RawPostgresBatch: the store's
+//   tables, statements prepared once, one transaction per writing operation, Z_OPT checked
+//   per row or bumped by the batch), each side in a schema of its own on a private server the
 //   benchmark starts (initdb in a temporary folder, Unix socket only; BenchPostgresServer) or
 //   on the database --url names; `--repeat K` runs the chain K times in fresh schemas. Then
 //   `concurrent_save`: n people saved by 1 process, then by 4 at once (PostgresSavers).

@@ -3,12 +3,12 @@ import Testing
 
 @testable import ObjectGraph
 
-/// The SQLite store's own batch insert path: one transaction with one prepared INSERT, no rows
-/// saved through the context's path, with the same answers as the stores that save rows.
+/// The SQLite and PostgreSQL stores' own batch insert paths: one transaction of INSERTs, no
+/// rows saved through the context's path, with the same answers as the stores that save rows.
 @Suite("Batch insert in the store")
 struct BatchInsertPathTests {
     @Test(
-        "SQLite inserts by itself; IDs in request order, defaults applied, keys reserved",
+        "SQLite and PostgreSQL insert by themselves; IDs in request order, defaults, keys",
         arguments: BatchStoreKind.allCases)
     func storeInsert(_ kind: BatchStoreKind) throws {
         let fixture = try BatchFixture(kind)
@@ -19,7 +19,7 @@ struct BatchInsertPathTests {
         request.resultType = .objectIDs
         let result = try hook.during { try fixture.context.execute(request) }
         // The rows path (commitBatch) runs only where the store cannot insert by itself.
-        #expect(hook.calls == (kind == .sqlite ? 0 : 1))
+        #expect(hook.calls == ([.sqlite, .postgres].contains(kind) ? 0 : 1))
         let ids = try #require(result.objectIDs)
         #expect(result.changes[.insertedObjects] == ids)
         let reader = fixture.fresh()

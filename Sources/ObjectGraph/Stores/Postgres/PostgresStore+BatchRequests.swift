@@ -7,8 +7,10 @@ import PostgresClient
 /// (`WHERE "Z_PK" = ANY($1)`). The transaction sees one snapshot from its first statement, so
 /// the keys chosen and the rules applied agree; a row another writer changed meanwhile makes
 /// PostgreSQL refuse the transaction (a serialization failure), and the batch runs again, up
-/// to ``batchAttempts`` times. Updates whose values are expressions of each row are left to
-/// the caller (`nil`), which evaluates the rows.
+/// to ``batchAttempts`` times. Updates whose values are expressions of each row run in SQL
+/// where PostgreSQL's answer is the evaluator's (see ``PostgresStore/batchUpdate(_:_:)``).
+/// A batch that changed rows ends with the `NOTIFY` a save sends (``announce(transaction:)``),
+/// so other processes' listeners hear it.
 extension PostgresStore {
     /// How many times a batch is run when other writers keep changing its rows.
     static let batchAttempts = 20
@@ -19,8 +21,10 @@ extension PostgresStore {
         if tracksHistory { return nil }
         switch batch {
         case .delete(let query): return try batchDelete(query)
-        case .update(let query, let values): return try batchUpdate(query, values)
-        case .updateExpressions: return nil
+        case .update(let query, let values):
+            return try batchUpdate(query, values.map { ($0.position, .constant($0.value)) })
+        case .updateExpressions(let query, let expressions):
+            return try batchUpdate(query, expressions)
         }
     }
 
@@ -31,55 +35,9 @@ extension PostgresStore {
             var deletion = PostgresBatchDeletion(store: self, connection: connection)
             try deletion.run(
                 matched: try batchKeys(query), table: entityLayouts[query.entityIndex].tableName)
-            return deletion.outcome()
-        }
-    }
-
-    /// Sets the attributes at the given positions to constants on the rows `query` matches,
-    /// raising their `Z_OPT`, in one `UPDATE … WHERE "Z_PK" = ANY($n) RETURNING`. `nil` when
-    /// a value is one the row-by-row save refuses with its own message (a NaN).
-    private func batchUpdate(_ query: StoreQuery, _ values: [(position: Int, value: Value)])
-        throws -> StoreBatchOutcome?
-    {
-        let entityLayout = entityLayouts[query.entityIndex]
-        let entity = schema.entities[query.entityIndex]
-        var settings: [String] = []
-        var parameters: [PostgresValue] = []
-        for (position, value) in values {
-            guard let column = entityLayout.attributeColumns[entity.names[position]],
-                case .attribute(let attribute) = entity.properties[position]
-            else { return nil }
-            let parameter: PostgresValue
-            do {
-                parameter = try PostgresValueCoding.parameter(for: value, type: attribute.type)
-            } catch {
-                throw StoreError.cannotWrite(
-                    path: path, reason: "\(entity.name).\(entity.names[position]): \(error)")
-            }
-            if case .double(let number) = parameter, number.isNaN { return nil }
-            parameters.append(parameter)
-            settings.append(PostgresIdentifier.quoted(column.name) + " = $\(parameters.count)")
-        }
-        let sql =
-            "UPDATE \(PostgresIdentifier.quoted(entityLayout.tableName)) SET "
-            + settings.map { $0 + ", " }.joined() + "\"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1"
-            + " WHERE \"Z_PK\" = ANY($\(parameters.count + 1)::bigint[]) RETURNING \"Z_PK\", \"Z_ENT\""
-        return try batchTransaction { connection in
-            let keys = try batchKeys(query)
-            guard !keys.isEmpty else { return StoreBatchOutcome() }
-            let result = try connection.execute(
-                sql, parameters + [Self.arrayLiteral(keys.map(\.key))])
-            var updated: [(key: Int64, entityIndex: Int)] = []
-            for row in result.rows {
-                guard let number = try row.int64OrNil(1),
-                    let index = schemaIndexByNumber[Int(number)]
-                else { continue }
-                updated.append((try row.int64(0), index))
-            }
-            // RETURNING gives the rows in the order they were changed; the IDs go in key order.
-            updated.sort { $0.key < $1.key }
-            return StoreBatchOutcome(
-                updated: updated.map { objectID(schema.entities[$0.entityIndex].name, $0.key) })
+            let outcome = deletion.outcome()
+            if !outcome.deleted.isEmpty { try announce() }
+            return outcome
         }
     }
 
@@ -115,7 +73,7 @@ extension PostgresStore {
     /// Runs `body` in a `REPEATABLE READ` transaction on the store's connection, again (from
     /// the start, on a new snapshot) when PostgreSQL refuses it because another writer changed
     /// its rows meanwhile (SQLSTATE 40001) or chose it to break a deadlock (40P01).
-    private func batchTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    func batchTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try postgres {
             var attempt = 1
             while true {

@@ -112,6 +112,12 @@ extension PostgresStore {
         } else if changes.inserted.isEmpty, changes.updated.isEmpty, changes.deleted.isEmpty {
             return
         }
+        try announce(transaction: transaction)
+    }
+
+    /// Announces a change on the schema's channel (`transaction`: its history transaction,
+    /// 0 when none was recorded): the last step of a save's or a batch's transaction.
+    func announce(transaction: Int64 = 0) throws {
         try connection.execute(
             "SELECT pg_notify($1::text, $2::text)",
             [
