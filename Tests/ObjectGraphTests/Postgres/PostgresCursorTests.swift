@@ -16,7 +16,8 @@ struct PostgresCursorTests {
                 + " r real, n numeric, t text, b bytea, f boolean, u uuid)")
         let integers: [Int64] = [Int64.min, Int64.max, 0, -1, 1, 1_000_000_007, -9_999_999_999]
         let doubles: [Double] = [
-            -0.0, 0, .nan, .infinity, -.infinity, 0.1, -1e-310, .greatestFiniteMagnitude,
+            -0.0, 0, .nan, .infinity, -.infinity, 0.1, -.leastNonzeroMagnitude * 1e13,
+            .greatestFiniteMagnitude,
             -.leastNormalMagnitude, 1e21, 123_456_789.012_345_68,
         ]
         let numerics = [
@@ -129,7 +130,7 @@ struct PostgresCursorTests {
             #expect(doubles[1]?.sign == .plus && doubles[1] == 0)
             #expect(doubles[2]?.isNaN == true)
             #expect(doubles[3] == .infinity && doubles[4] == -.infinity)
-            #expect(doubles[5] == 0.1 && doubles[6] == -1e-310)
+            #expect(doubles[5] == 0.1 && doubles[6] == -.leastNonzeroMagnitude * 1e13)
             #expect(doubles[7] == .greatestFiniteMagnitude)
             #expect(doubles[8] == -.leastNormalMagnitude && doubles[9] == 1e21)
             #expect(doubles[10] == 123_456_789.012_345_68)

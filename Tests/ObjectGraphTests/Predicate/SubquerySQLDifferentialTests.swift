@@ -63,7 +63,7 @@ struct SubquerySQLDifferentialTests {
             "Item",
             "SUBQUERY(children, $c, SUBQUERY({1, 2, 3}, $v, $v < $c.count).@count >= 2).@count > 0"),
         form(
-            "Item", "SUBQUERY(children, $c, $c.name == $c.parent.name OR $c.buddy == $c).@count > 0"
+            "Item", "SUBQUERY(children, $c, $c.name != $c.parent.name OR $c.buddy == $c).@count > 0"
         ),
         // ANY / ALL / NONE inside.
         form(
