@@ -79,19 +79,23 @@ enum PostgresBinaryForm {
                 bigEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(as: UInt32.self))
             return floatText(Float(bitPattern: bits))
         case .uuid: return uuid(bytes, type: type).map { $0.uuidString.lowercased() }
-        case .bytea:
-            let digits = Array("0123456789abcdef".utf8)
-            var text = [UInt8](repeating: 0, count: 2 + bytes.count * 2)
-            text[0] = UInt8(ascii: "\\")
-            text[1] = UInt8(ascii: "x")
-            for (offset, byte) in bytes.enumerated() {
-                text[2 + offset * 2] = digits[Int(byte >> 4)]
-                text[3 + offset * 2] = digits[Int(byte & 0xF)]
-            }
-            return String(decoding: text, as: UTF8.self)
+        case .bytea: return hexText(bytes)
         case .numeric: return numericText(bytes)
         case .other: return nil
         }
+    }
+
+    /// Bytes in `bytea`'s hex text form (`\\x` and two lowercase digits a byte).
+    static func hexText(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8](repeating: 0, count: 2 + bytes.count * 2)
+        text[0] = UInt8(ascii: "\\")
+        text[1] = UInt8(ascii: "x")
+        for (offset, byte) in bytes.enumerated() {
+            text[2 + offset * 2] = digits[Int(byte >> 4)]
+            text[3 + offset * 2] = digits[Int(byte & 0xF)]
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A float as the server writes it: `NaN`, `Infinity`, `-Infinity`, else its shortest

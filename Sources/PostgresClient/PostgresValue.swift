@@ -43,6 +43,32 @@ public enum PostgresValue: Sendable, Hashable {
         }
     }
 
+    /// The value as one element of an array literal bound as text (`$1::text[]`): `NULL`, or
+    /// its text form (bytes in hex), text and bytes double-quoted with their backslashes and
+    /// quotes escaped.
+    ///
+    /// ```swift
+    /// let names: [PostgresValue] = [.text("Ada \"A\""), .null]
+    /// let literal = "{" + names.map(\.arrayElement).joined(separator: ",") + "}"
+    /// ```
+    public var arrayElement: String {
+        let text: String
+        switch self {
+        case .null: return "NULL"
+        case .text(let string): text = string
+        case .bytes(let data): text = PostgresBinaryForm.hexText(data)
+        default: return String(decoding: wireBytes ?? [], as: UTF8.self)
+        }
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") })
+        else { return "\"" + text + "\"" }
+        var quoted = "\""
+        for character in text.unicodeScalars {
+            if character == "\\" || character == "\"" { quoted.unicodeScalars.append("\\") }
+            quoted.unicodeScalars.append(character)
+        }
+        return quoted + "\""
+    }
+
     /// Whether the value is sent in binary form.
     var isBinary: Bool {
         if case .bytes = self { return true }

@@ -43,8 +43,9 @@ extension PostgresStore {
                         reason: "\(entity.name).\(entity.names[batch.positions[column.slot]]):"
                             + " \(error)")
                 }
-                guard let element = Self.arrayElement(parameter) else { return nil }
-                arrays[index].append(element)
+                // A NaN double: the save refuses it with its own message.
+                if case .double(let number) = parameter, number.isNaN { return nil }
+                arrays[index].append(parameter.arrayElement)
             }
         }
         let sql = Self.batchInsertSQL(
@@ -90,39 +91,5 @@ extension PostgresStore {
             + aliases.map { ", u." + $0 }.joined() + " FROM unnest("
             + arrays.joined(separator: ", ") + ") WITH ORDINALITY AS u("
             + (aliases + ["og_row"]).joined(separator: ", ") + ")"
-    }
-
-    /// `value` as one element of an array literal (`NULL`, or the text form double-quoted,
-    /// its backslashes and quotes escaped); `nil` for a NaN double, which a save refuses.
-    static func arrayElement(_ value: PostgresValue) -> String? {
-        let text: String
-        switch value {
-        case .null: return "NULL"
-        case .bool(let flag): return flag ? "t" : "f"
-        case .integer(let number): return String(number)
-        case .double(let number):
-            if number.isNaN { return nil }
-            if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }
-            return "\(number)"
-        case .numeric(let digits): return digits
-        case .uuid(let uuid): return uuid.uuidString
-        case .text(let string): text = string
-        case .bytes(let data):
-            let digits = Array("0123456789abcdef".unicodeScalars)
-            var hex = String.UnicodeScalarView()
-            for byte in data {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 15)])
-            }
-            text = "\\x" + String(hex)
-        }
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") })
-        else { return "\"" + text + "\"" }
-        var quoted = "\""
-        for character in text.unicodeScalars {
-            if character == "\\" || character == "\"" { quoted.unicodeScalars.append("\\") }
-            quoted.unicodeScalars.append(character)
-        }
-        return quoted + "\""
     }
 }

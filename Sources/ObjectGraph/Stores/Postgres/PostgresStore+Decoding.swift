@@ -15,35 +15,34 @@ extension PostgresStore: RowDecodingStore {
                 case .sql(let statement) = selectPlan(
                     query, values: values, checksTextOrder: true)
             else { return false }
-            let ordered = try postgres { () throws -> Bool in
-                try connection.execute(statement.sql, statement.arguments, binary: true) {
-                    cursor in
-                    var decoder = PostgresRowDecoder(store: self)
-                    var first = true
-                    while cursor.next() {
-                        // Every row carries the same check of the byte-order sort: a false one
-                        // (a sorted text may not be NFC) leaves the rows undecoded.
-                        if first, let column = statement.textOrderColumn,
-                            try cursor.bool(column) == false
-                        {
-                            return false
-                        }
-                        first = false
-                        try decoder.decode(cursor, into: &sink)
-                    }
-                    return true
-                }
-            }
-            if ordered { return true }
-            // Ranked by the evaluator's order instead (see ``fetch(_:)``).
+            if try decode(statement, into: &sink) { return true }
+            // A sorted text may not be NFC: ranked by the evaluator's order instead (see
+            // ``fetch(_:)``); that statement has no check, so it decodes every row.
             guard case .sql(let ranked) = selectPlan(query, values: values) else { return false }
-            try postgres {
-                try connection.execute(ranked.sql, ranked.arguments, binary: true) { cursor in
-                    var decoder = PostgresRowDecoder(store: self)
-                    while cursor.next() { try decoder.decode(cursor, into: &sink) }
+            return try decode(ranked, into: &sink)
+        }
+    }
+
+    /// Runs `statement` and decodes its rows into `sink`; `false`, with nothing decoded, when
+    /// the statement's check of its byte-order sort (the same on every row) is false.
+    private func decode<Sink: RowSink>(_ statement: PostgresStatement, into sink: inout Sink)
+        throws -> Bool
+    {
+        try postgres { () throws -> Bool in
+            try connection.execute(statement.sql, statement.arguments, binary: true) { cursor in
+                var decoder = PostgresRowDecoder(store: self)
+                var first = true
+                while cursor.next() {
+                    if first, let column = statement.textOrderColumn,
+                        try cursor.bool(column) == false
+                    {
+                        return false
+                    }
+                    first = false
+                    try decoder.decode(cursor, into: &sink)
                 }
+                return true
             }
-            return true
         }
     }
 
