@@ -33,18 +33,11 @@ extension PostgresStore {
         for row in 0..<batch.count {
             let base = row * batch.positions.count
             for (index, column) in columns.enumerated() {
-                let parameter: PostgresValue
-                do {
-                    parameter = try PostgresValueCoding.parameter(
-                        for: batch.values[base + column.slot], type: column.type)
-                } catch {
-                    throw StoreError.cannotWrite(
-                        path: path,
-                        reason: "\(entity.name).\(entity.names[batch.positions[column.slot]]):"
-                            + " \(error)")
-                }
-                // A NaN double: the save refuses it with its own message.
-                if case .double(let number) = parameter, number.isNaN { return nil }
+                guard
+                    let parameter = try batchParameter(
+                        batch.values[base + column.slot], column.type, entity,
+                        batch.positions[column.slot])
+                else { return nil }
                 arrays[index].append(parameter.arrayElement)
             }
         }

@@ -29,7 +29,8 @@ extension PostgresStore {
             else { return nil }
             let quoted = PostgresIdentifier.quoted(column.name)
             if case .constant(let value) = expression {
-                guard let parameter = try constant(value, attribute.type, entity, position) else {
+                guard let parameter = try batchParameter(value, attribute.type, entity, position)
+                else {
                     return nil
                 }
                 arithmetic.parameters.append(parameter)
@@ -94,9 +95,10 @@ extension PostgresStore {
         }
     }
 
-    /// `value` as the parameter of an attribute of `type`; `nil` for a NaN, which the
-    /// row-by-row save refuses with its own message.
-    private func constant(
+    /// `value` as the parameter of an attribute of `type` (the entity's property at
+    /// `position`) in a batch; `nil` for a NaN, which the row-by-row save refuses with its own
+    /// message.
+    func batchParameter(
         _ value: Value, _ type: AttributeType, _ entity: EntitySchema, _ position: Int
     ) throws -> PostgresValue? {
         let parameter: PostgresValue
