@@ -3,8 +3,9 @@ import PostgresClient
 
 /// Batch updates in SQL: one `UPDATE … RETURNING "Z_PK", "Z_ENT"` of the matched rows, inside
 /// ``batchTransaction(_:)``, raising their `Z_OPT`. Constants are bound; expressions of the
-/// row are compiled by ``PostgresRowArithmetic`` when PostgreSQL computes what the evaluator
-/// computes. Without a predicate the `UPDATE` names the query's entities (`"Z_ENT" =
+/// row into a `Double` or an `Integer 64` attribute are compiled by ``PostgresRowArithmetic``
+/// when PostgreSQL computes what the evaluator computes (into a narrower integer, the
+/// evaluator's conversion decides: the rows are evaluated). Without a predicate the `UPDATE` names the query's entities (`"Z_ENT" =
 /// ANY(…)`); with one, the keys ``batchKeys(_:)`` chose (`"Z_PK" = ANY(…)`).
 ///
 /// A computed value that comes out NULL or NaN (which the evaluator sets, or refuses, by its
@@ -36,11 +37,20 @@ extension PostgresStore {
                 arithmetic.parameters.append(parameter)
                 settings.append(quoted + " = $\(arithmetic.parameters.count)")
             } else {
-                guard attribute.type == .double, let sql = arithmetic.double(expression) else {
+                switch attribute.type {
+                case .double:
+                    guard let sql = arithmetic.double(expression) else { return nil }
+                    settings.append(quoted + " = " + sql)
+                    computed.append("(\(quoted) IS NULL OR \(quoted) = 'NaN'::double precision)")
+                case .integer64:
+                    guard let sql = arithmetic.integer(expression) else { return nil }
+                    settings.append(quoted + " = " + sql)
+                    computed.append("(\(quoted) IS NULL)")
+                default:
+                    // A value converted to a narrower type, or not a number: the evaluator's
+                    // conversion decides.
                     return nil
                 }
-                settings.append(quoted + " = " + sql)
-                computed.append("(\(quoted) IS NULL OR \(quoted) = 'NaN'::double precision)")
             }
         }
         var parameters = arithmetic.parameters
