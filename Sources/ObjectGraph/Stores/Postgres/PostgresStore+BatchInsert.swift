@@ -9,15 +9,14 @@ import PostgresClient
 /// unnest($3::bigint[], $4::text[], …) WITH ORDINALITY`). A uniqueness constraint is the
 /// table's deferred constraint: a value the store holds, or one twice in the batch, fails the
 /// commit, and the whole batch, with ``StoreError/uniqueConstraint(path:entity:properties:)``.
-/// A store keeping history, and a value the save refuses with its own message (a NaN), leave
-/// the batch to the caller's save (`nil`).
+/// With history on, the batch is recorded as one transaction of inserts, as a save is. A value
+/// the save refuses with its own message (a NaN) leaves the batch to the caller's save (`nil`).
 extension PostgresStore {
     /// The most rows one `INSERT` of a batch insert carries.
     static let batchInsertChunk = 10_000
 
     func insert(_ batch: StoreInsertBatch) throws -> [ObjectID]? {
         if description.isReadOnly { throw StoreError.readOnly(path: path) }
-        if tracksHistory { return nil }
         guard batch.count > 0 else { return [] }
         let entity = schema.entities[batch.entityIndex]
         let entityLayout = entityLayouts[batch.entityIndex]
@@ -62,7 +61,7 @@ extension PostgresStore {
                     try connection.execute(sql, parameters)
                     start = end
                 }
-                try announce()
+                try publishBatch(.insert, rows: keys.map { ($0, batch.entityIndex) })
                 return keys
             }
         }

@@ -10,17 +10,20 @@ import PostgresClient
 /// to ``batchAttempts`` times. Updates whose values are expressions of each row run in SQL
 /// where PostgreSQL's answer is the evaluator's (see ``PostgresStore/batchUpdate(_:_:)``).
 /// A batch that changed rows ends with the `NOTIFY` a save sends (``announce(transaction:)``),
-/// so other processes' listeners hear it.
+/// so other processes' listeners hear it; on a store keeping history, a batch update is
+/// recorded first, as a save of the same changes is (``publishBatch(_:rows:positions:)``). A
+/// batch delete there runs as a save (its rows' tombstones are read by the rows path).
 extension PostgresStore {
     /// How many times a batch is run when other writers keep changing its rows.
     static let batchAttempts = 20
 
     func execute(_ batch: StoreBatch) throws -> StoreBatchOutcome? {
-        // A store keeping history records every change with its save; a batch run here would
-        // record none (and announce none), so the caller's rows path runs it as a save.
-        if tracksHistory { return nil }
         switch batch {
-        case .delete(let query): return try batchDelete(query)
+        case .delete(let query):
+            // A store keeping history records each deleted row's tombstone, which the
+            // caller's rows path reads: it runs the batch as a save.
+            if tracksHistory { return nil }
+            return try batchDelete(query)
         case .update(let query, let values):
             return try batchUpdate(query, values.map { ($0.position, .constant($0.value)) })
         case .updateExpressions(let query, let expressions):

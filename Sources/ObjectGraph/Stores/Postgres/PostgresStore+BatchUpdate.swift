@@ -95,7 +95,7 @@ extension PostgresStore {
                 // RETURNING gives the rows in the order they were changed; the IDs go in key
                 // order.
                 updated.sort { $0.key < $1.key }
-                if !updated.isEmpty { try announce() }
+                try publishBatch(.update, rows: updated, positions: assignments.map(\.position))
                 return StoreBatchOutcome(
                     updated: updated.map { objectID(schema.entities[$0.entityIndex].name, $0.key) }
                 )

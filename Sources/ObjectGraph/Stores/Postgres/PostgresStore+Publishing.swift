@@ -115,6 +115,33 @@ extension PostgresStore {
         try announce(transaction: transaction)
     }
 
+    /// Records a batch run in SQL in the history, when the store tracks it — the rows it
+    /// inserted, or updated with the properties at `positions`, as one transaction, as a save
+    /// of the same changes is recorded — and announces it; the last step of the batch's
+    /// transaction. Nothing happens when the batch changed no row.
+    func publishBatch(
+        _ type: HistoryChangeType, rows: [(key: Int64, entityIndex: Int)], positions: [Int] = []
+    ) throws {
+        guard !rows.isEmpty else { return }
+        var transaction: Int64 = 0
+        if tracksHistory {
+            let records = rows.map { row in
+                let entity = schema.entities[row.entityIndex]
+                let kept = positions.filter {
+                    $0 < entity.isTransient.count && !entity.isTransient[$0]
+                }
+                return HistoryChangeRecord(
+                    entityNumber: entityLayouts[row.entityIndex].entityNumber, key: row.key,
+                    type: type,
+                    columns: type == .update
+                        ? HistoryChangeRecord.columnMask(kept, count: entity.properties.count)
+                        : nil)
+            }
+            transaction = try record(records, tombstones: [:])
+        }
+        try announce(transaction: transaction)
+    }
+
     /// Announces a change on the schema's channel (`transaction`: its history transaction,
     /// 0 when none was recorded): the last step of a save's or a batch's transaction.
     func announce(transaction: Int64 = 0) throws {
