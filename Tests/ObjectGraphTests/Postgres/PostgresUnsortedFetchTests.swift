@@ -122,6 +122,21 @@ struct PostgresUnsortedFetchTests {
         #expect(page.prefix(4).map { Self.key($0.objectID) } == Array(keys.prefix(4)))
     }
 
+    @Test("an unsorted dictionary fetch with a limit reads the saved rows in key order")
+    func dictionariesInKeyOrder() throws {
+        let (url, keys) = try Self.seed()
+        let context = try PostgresStoreTests.open(url)
+        var names: [Int64: String] = [:]
+        for person in try context.fetch(FetchRequest(entityName: "Person")) {
+            names[Self.key(person.objectID)] = person["name"]
+        }
+        var request = FetchRequest(entityName: "Person")
+        request.propertiesToFetch = [.key("name")]
+        request.fetchLimit = 4
+        let rows = try context.fetchDictionaries(request)
+        #expect(rows.map { $0["name"] } == keys.prefix(4).map { names[$0].map(Value.string) })
+    }
+
     @Test("a batched unsorted fetch returns every object, each reading its saved values")
     func batched() throws {
         let (url, keys) = try Self.seed()
