@@ -51,11 +51,13 @@ public struct PostgresCursor: PostgresColumns {
     /// The bytes of column `index` of the current row (without the text form's terminating
     /// NUL), `nil` for NULL, a column out of range or no current row.
     private func value(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
-        guard index >= 0, index < columnCount, row >= 0, row < rowCount,
-            PQgetisnull(result, Int32(row), Int32(index)) == 0,
-            let start = PQgetvalue(result, Int32(row), Int32(index))
+        guard index >= 0, index < columnCount, row >= 0, row < rowCount else { return nil }
+        let (tuple, field) = (Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: index))
+        // libpq gives a NULL length 0: a longer value needs no NULL test.
+        let count = Int(PQgetlength(result, tuple, field))
+        guard count > 0 || PQgetisnull(result, tuple, field) == 0,
+            let start = PQgetvalue(result, tuple, field)
         else { return nil }
-        let count = Int(PQgetlength(result, Int32(row), Int32(index)))
         return UnsafeBufferPointer(
             start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self), count: count)
     }

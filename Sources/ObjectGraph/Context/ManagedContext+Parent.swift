@@ -136,7 +136,8 @@ extension ManagedContext {
     /// The rows matching `query` as this context sees them (its pending changes included),
     /// in order; rows with IDs only when the query asks for IDs.
     func rowsForChild(answering query: StoreQuery) throws -> [StoreRow] {
-        let objects = try matchingObjects(request(forChild: query), result: query.result)
+        let objects = try matchingObjects(
+            request(forChild: query), result: query.result, needsKeyOrder: query.needsKeyOrder)
         return try objects.map { object in
             if query.result == .ids {
                 return StoreRow(

@@ -17,4 +17,8 @@ struct StoreQuery: Sendable, Hashable {
     var offset: Int
     var limit: Int
     var result: Result
+    /// Whether rows without sort descriptors must come in key order (`Z_PK`) even with no
+    /// offset and no limit: the caller pages or limits them itself. Otherwise such a fetch's
+    /// order is unspecified, as in Core Data, and a store may leave it unsorted.
+    var needsKeyOrder = false
 }

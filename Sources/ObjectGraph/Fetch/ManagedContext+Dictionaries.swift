@@ -113,6 +113,7 @@ extension ManagedContext {
         let graph = try storedRowGraph()
         var query = storeQuery(request, entity: entity, result: .rows, limits: false)
         if !sorted { query.sortDescriptors = [] }
+        query.needsKeyOrder = true  // grouped, offset and limited here, in the stores' order
         if let answered = try coordinator.rows(answering: query, in: graph.generation) {
             return answered.map { graph.view(of: $0) }
         }

@@ -84,11 +84,17 @@ extension ManagedContext {
     /// every store gives the same answer. Pending changes are then laid over that answer:
     /// pending objects are dropped from it and re-tested by their live values, inserted
     /// objects added, and the whole sorted and limited in memory.
+    ///
+    /// `needsKeyOrder`: saved rows come in key order without sort descriptors, offset or limit
+    /// too (see ``StoreQuery/needsKeyOrder``; a child context's query may ask it).
     func matchingObjects<T: ManagedObject>(
-        _ request: FetchRequest<T>, applyingLimits: Bool = true, result: StoreQuery.Result = .rows
+        _ request: FetchRequest<T>, applyingLimits: Bool = true, result: StoreQuery.Result = .rows,
+        needsKeyOrder: Bool = false
     ) throws -> [ManagedObject] {
         let entity = try fetchEntity(request)
         var query = storeQuery(request, entity: entity, result: result, limits: false)
+        // Limited here over pending changes: the saved rows in key order, as unsorted pages are.
+        query.needsKeyOrder = needsKeyOrder || request.fetchOffset > 0 || request.fetchLimit > 0
         let familyIndexes = query.entityIndexes
         let pending =
             request.includesPendingChanges

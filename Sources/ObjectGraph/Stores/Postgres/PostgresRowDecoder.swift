@@ -4,7 +4,8 @@ import PostgresClient
 /// Decodes the rows of one statement of a ``PostgresStore`` (columns of their table in table
 /// order, `Z_PK`, `Z_ENT` and `Z_OPT` first), keeping what is the same from row to row: the
 /// last row's entity, with its ID space and read plan. Make one per statement and use it for
-/// every row, read from a cursor (in place) or a copied row.
+/// every row, read in place from a cursor (a concrete type: its reads are direct calls, and
+/// every value's decoding is specialized for it, even under a generic sink).
 struct PostgresRowDecoder {
     let store: PostgresStore
     /// The `Z_ENT` of the last row, and its entity's schema index, ID space and steps.
@@ -17,7 +18,7 @@ struct PostgresRowDecoder {
 
     /// The row as a ``StoreRow``, its to-many relationships unread; `nil` for a row of no
     /// known entity.
-    mutating func storeRow(_ row: some PostgresColumns) throws -> StoreRow? {
+    mutating func storeRow(_ row: PostgresCursor) throws -> StoreRow? {
         guard let header = try header(row) else { return nil }
         var values: [StoredValue] = []
         values.reserveCapacity(steps.count)
@@ -29,7 +30,7 @@ struct PostgresRowDecoder {
     /// Decodes the row and hands it to `sink` (in `group`), writing its values only when the
     /// sink asks for them. A row of no known entity is skipped.
     mutating func decode<Sink: RowSink>(
-        _ row: some PostgresColumns, into sink: inout Sink, group: Int? = nil
+        _ row: PostgresCursor, into sink: inout Sink, group: Int? = nil
     ) throws {
         guard let header = try header(row) else { return }
         try sink.take(
@@ -42,7 +43,7 @@ struct PostgresRowDecoder {
 
     /// The ID, key and version of the row (its entity found and remembered); `nil` for a row
     /// of no known entity. A row without a key throws.
-    private mutating func header(_ row: some PostgresColumns) throws
+    private mutating func header(_ row: PostgresCursor) throws
         -> (id: ObjectID, key: Int64, version: Int64)?
     {
         let key = try row.int64(0)
@@ -64,7 +65,7 @@ struct PostgresRowDecoder {
     /// Appends the values of the row (of the entity ``header(_:)`` found) to `values`, one
     /// per property position.
     private func appendValues(
-        _ row: some PostgresColumns, key: Int64, to values: inout some RowValueWriter
+        _ row: PostgresCursor, key: Int64, to values: inout some RowValueWriter
     ) throws {
         for position in steps.indices {
             switch steps[position] {

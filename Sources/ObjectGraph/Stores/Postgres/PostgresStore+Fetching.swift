@@ -53,32 +53,47 @@ extension PostgresStore: SQLQueryingStore {
     private func fetch(_ query: StoreQuery, _ values: PostgresDistinctTexts) throws
         -> [StoreRow]?
     {
-        guard case .sql(var statement) = selectPlan(query, values: values, checksTextOrder: true)
+        guard case .sql(let statement) = selectPlan(query, values: values, checksTextOrder: true)
         else { return nil }
-        return try postgres {
-            var result = try connection.execute(statement.sql, statement.arguments)
-            if let column = statement.textOrderColumn, let first = result.rows.first,
-                try first.bool(column) == false
-            {
-                // A sorted text may not be NFC: ranked by the evaluator's order instead.
-                guard case .sql(let ranked) = selectPlan(query, values: values) else {
-                    return nil
+        if let rows = try rows(of: statement, query.result) { return rows }
+        // A sorted text may not be NFC: ranked by the evaluator's order instead; that
+        // statement has no check.
+        guard case .sql(let ranked) = selectPlan(query, values: values) else { return nil }
+        return try rows(of: ranked, query.result) ?? []
+    }
+
+    /// The rows `statement` selects (whole, or IDs only), read in place; `nil` when the
+    /// statement's check of its byte-order sort (the same on every row) is false.
+    private func rows(of statement: PostgresStatement, _ result: StoreQuery.Result) throws
+        -> [StoreRow]?
+    {
+        try postgres { () throws -> [StoreRow]? in
+            try connection.execute(statement.sql, statement.arguments, binary: true) { cursor in
+                var rows: [StoreRow] = []
+                rows.reserveCapacity(cursor.rowCount)
+                var decoder = PostgresRowDecoder(store: self)
+                var first = true
+                while cursor.next() {
+                    if first, let column = statement.textOrderColumn,
+                        try cursor.bool(column) == false
+                    {
+                        return nil
+                    }
+                    first = false
+                    switch result {
+                    case .rows:
+                        if let row = try decoder.storeRow(cursor) { rows.append(row) }
+                    case .ids:
+                        guard let number = try cursor.int64OrNil(1),
+                            let index = schemaIndexByNumber[Int(truncatingIfNeeded: number)]
+                        else { continue }
+                        rows.append(
+                            StoreRow(
+                                id: objectID(schema.entities[index].name, try cursor.int64(0)),
+                                entityIndex: index, version: 0, values: []))
+                    }
                 }
-                statement = ranked
-                result = try connection.execute(statement.sql, statement.arguments)
-            }
-            switch query.result {
-            case .rows:
-                return try result.rows.compactMap(storeRow)
-            case .ids:
-                return try result.rows.compactMap { row -> StoreRow? in
-                    guard let number = try row.int64OrNil(1),
-                        let index = schemaIndexByNumber[Int(number)]
-                    else { return nil }
-                    return StoreRow(
-                        id: objectID(schema.entities[index].name, try row.int64(0)),
-                        entityIndex: index, version: 0, values: [])
-                }
+                return rows
             }
         }
     }
@@ -168,6 +183,7 @@ extension PostgresStore: SQLQueryingStore {
         }
         var compiler = queryCompiler
         compiler.checksTextOrder = checksTextOrder
+        compiler.ordersUnsortedByKey = query.needsKeyOrder
         return Self.plan { () throws(SQLTranslationError) in
             try compiler.select(
                 entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],

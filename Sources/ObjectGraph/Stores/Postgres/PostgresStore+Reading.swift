@@ -72,13 +72,6 @@ extension PostgresStore {
         return plan
     }
 
-    /// The ``StoreRow`` of `row` (columns of its table in table order), `nil` when its `Z_ENT`
-    /// is no entity of the model. To-many relationships are left unread.
-    func storeRow(_ row: PostgresRow) throws -> StoreRow? {
-        var decoder = PostgresRowDecoder(store: self)
-        return try decoder.storeRow(row)
-    }
-
     func objectID(_ entity: String, _ key: Int64) -> ObjectID {
         ObjectID(space: idSpace(entity), key: .permanent(key))
     }

@@ -32,14 +32,13 @@ enum PostgresValueCoding {
     }
 
     /// The value of an attribute of type `type` from column `column` of `row` (a copied row
-    /// or a cursor on a result).
+    /// or a cursor on a result). Each typed read answers NULL itself (no read asks twice).
     static func value(in row: some PostgresColumns, column: Int, type: AttributeType)
         throws(PostgresError) -> Value
     {
-        if row.isNull(column) { return .null }
         switch type {
         case .integer16, .integer32, .integer64:
-            let number = try row.int64(column)
+            guard let number = try row.int64OrNil(column) else { return .null }
             guard type.integerRange?.contains(number) ?? true else {
                 throw PostgresError(.decoding, "\(number) does not fit in an \(type) attribute")
             }

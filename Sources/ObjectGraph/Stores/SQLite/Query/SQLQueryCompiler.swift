@@ -63,6 +63,11 @@ struct SQLQueryCompiler: Sendable {
     /// compile again without it.
     var checksTextOrder = false
 
+    /// Whether a fetch with no sort descriptors, offset or limit is ordered by `Z_PK` all the
+    /// same (the in-memory evaluator's order). `false` (the PostgreSQL store's choice) leaves
+    /// its order unspecified, as Core Data does, and spares the server a sort.
+    var ordersUnsortedByKey = true
+
     /// A compiler for stores laid out as `layout` from `model`. With `storeIdentifier`, object
     /// IDs of other stores are rejected. Pass `textIsNFC: true` only when the store knows every
     /// string it holds is NFC (checked with ``nonNFCTextCount(entity:)`` and kept so on save).
@@ -118,7 +123,9 @@ struct SQLQueryCompiler: Sendable {
         for descriptor in sortDescriptors {
             order += try sortTerms(descriptor, translator, scope)
         }
-        order.append(SQLPiece("t0.\"Z_PK\""))
+        if ordersUnsortedByKey || !order.isEmpty || offset > 0 || limit > 0 {
+            order.append(SQLPiece("t0.\"Z_PK\""))
+        }
         let table = schema.layout.table(named: try schema.entity(entity).tableName)
         let list =
             columns.isEmpty
@@ -134,7 +141,7 @@ struct SQLQueryCompiler: Sendable {
         }
         piece = piece + " FROM " + context.from
         if let condition { piece = piece + " WHERE " + condition }
-        piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ")
+        if !order.isEmpty { piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ") }
         piece = piece + schema.dialect.limitClause(limit: limit, offset: offset)
         var compiled = CompiledQuery(sql: piece.sql, arguments: piece.arguments)
         compiled.textOrderColumn = textOrderColumn
