@@ -5,12 +5,11 @@ import SQLiteDatabase
 /// Fetches and counts compiled to PostgreSQL SQL by the store's compiler in its PostgreSQL
 /// dialect (see ``SQLDialect`` and the translator's PostgreSQL notes): what the compiler
 /// cannot translate with exactly the evaluator's answer is left to the context's in-memory
-/// evaluator (the store answers `nil`), and ``inMemoryReason(for:)`` says why. A plain
-/// `BEGINSWITH` of an ASCII prefix and a `.standard` string sort are byte comparisons in the
-/// statement (the sort checked by it: when a sorted text is not surely NFC, the fetch is
-/// compiled and run again without it); other string comparisons and sorts read the distinct
-/// values of their columns first (one more statement each), which the evaluator decides in
-/// Swift.
+/// evaluator (the store answers `nil`), and ``inMemoryReason(for:)`` says why. Plain string
+/// comparisons with constants, a plain `BEGINSWITH` of an ASCII prefix and a `.standard`
+/// string sort compare the texts' NFC forms in byte order in the statement; other string
+/// comparisons and sorts read the distinct values of their columns first (one more statement
+/// each), which the evaluator decides in Swift.
 extension PostgresStore: SQLQueryingStore {
     /// The compiler for this store's layout, writing PostgreSQL SQL.
     var queryCompiler: SQLQueryCompiler {
@@ -53,20 +52,9 @@ extension PostgresStore: SQLQueryingStore {
     private func fetch(_ query: StoreQuery, _ values: PostgresDistinctTexts) throws
         -> [StoreRow]?
     {
-        guard case .sql(var statement) = selectPlan(query, values: values, checksTextOrder: true)
-        else { return nil }
+        guard case .sql(let statement) = selectPlan(query, values: values) else { return nil }
         return try postgres {
-            var result = try connection.execute(statement.sql, statement.arguments)
-            if let column = statement.textOrderColumn, let first = result.rows.first,
-                try first.bool(column) == false
-            {
-                // A sorted text may not be NFC: ranked by the evaluator's order instead.
-                guard case .sql(let ranked) = selectPlan(query, values: values) else {
-                    return nil
-                }
-                statement = ranked
-                result = try connection.execute(statement.sql, statement.arguments)
-            }
+            let result = try connection.execute(statement.sql, statement.arguments)
             switch query.result {
             case .rows:
                 return try result.rows.compactMap(storeRow)
@@ -104,7 +92,7 @@ extension PostgresStore: SQLQueryingStore {
     }
 
     func sqlText(for query: StoreQuery) -> String? {
-        let plan = try? withValues { selectPlan(query, values: $0, checksTextOrder: true) }
+        let plan = try? withValues { selectPlan(query, values: $0) }
         if case .sql(let statement)? = plan { return statement.description }
         return nil
     }
@@ -156,9 +144,7 @@ extension PostgresStore: SQLQueryingStore {
 
     /// The SELECT of `query` (columns of the entity's table for rows, `Z_PK` and `Z_ENT` for
     /// IDs), or why it is evaluated in memory.
-    func selectPlan(
-        _ query: StoreQuery, values: PostgresDistinctTexts, checksTextOrder: Bool = false
-    ) -> Plan {
+    func selectPlan(_ query: StoreQuery, values: PostgresDistinctTexts) -> Plan {
         let entity = schema.entities[query.entityIndex]
         let table = entityLayouts[query.entityIndex].tableName
         let columns: [String]
@@ -166,8 +152,7 @@ extension PostgresStore: SQLQueryingStore {
         case .rows: columns = columnNames(of: table)
         case .ids: columns = ["Z_PK", "Z_ENT"]
         }
-        var compiler = queryCompiler
-        compiler.checksTextOrder = checksTextOrder
+        let compiler = queryCompiler
         return Self.plan { () throws(SQLTranslationError) in
             try compiler.select(
                 entity: entity.name, includesSubentities: query.entityIndexes != [entity.index],
@@ -180,7 +165,7 @@ extension PostgresStore: SQLQueryingStore {
     /// in memory.
     func explain(_ query: StoreQuery) throws -> FetchExplanation {
         var explanation = FetchExplanation(entityName: "", storeType: description.type)
-        switch try withValues({ selectPlan(query, values: $0, checksTextOrder: true) }) {
+        switch try withValues({ selectPlan(query, values: $0) }) {
         case .sql(let statement):
             explanation.statements = [try explained(statement, purpose: "the fetch")]
         case .inMemory(let reason):
