@@ -20,7 +20,8 @@ import PostgresClient
 ///
 /// A fetch index (or an indexed attribute) orders its elements nil first, as fetches sort;
 /// on a UTF-8 server a string attribute's element is the expression
-/// `(normalize("ZNAME", NFC) COLLATE "C")`, the text the PostgreSQL compiler compares and
+/// `(normalize("ZNAME", NFC) COLLATE "C")` (ASCII texts not normalized:
+/// `SQLPredicateTranslator.postgresNFCExpression`), the text the PostgreSQL compiler compares and
 /// sorts strings by (see `SQLPredicateTranslator+PostgresText.swift`), so the index serves
 /// those comparisons, prefix ranges and orders. Uniqueness constraints stay on the columns.
 ///
@@ -142,7 +143,9 @@ struct PostgresSchemaDDL {
             case .attribute(let entity, let attribute) = column.role,
             attributeType(entity: entity, name: attribute) == .string
         {
-            key = "(normalize(" + name + ", NFC)" + collation + ")"
+            key =
+                "(" + SQLPredicateTranslator.postgresNFCExpression(SQLPiece(name)).sql
+                + collation + ")"
         }
         return key + (element.isAscending ? " ASC NULLS FIRST" : " DESC NULLS FIRST")
     }

@@ -6,8 +6,8 @@ import SQLiteDatabase
 ///
 /// Swift orders strings by the Unicode scalars of their NFC forms, and `==` is canonical
 /// equivalence: NFC(a) == NFC(b). UTF-8 byte order is scalar order, so the text
-/// `normalize(col, NFC) COLLATE "C"` (``postgresNFC(_:)``) compares exactly as the evaluator
-/// compares the strings, NFC or not. On it:
+/// `normalize(col, NFC) COLLATE "C"` (``postgresNFC(_:)``, which skips normalizing ASCII
+/// texts) compares exactly as the evaluator compares the strings, NFC or not. On it:
 ///
 /// - A `.standard` string sort: `normalize(col, NFC) COLLATE "C" ASC|DESC NULLS FIRST`, ties
 ///   (canonically equivalent texts) left to `Z_PK`, as the evaluator's stable sort leaves them.
@@ -35,11 +35,21 @@ import SQLiteDatabase
 /// All three read the same expression, so an index on it (PostgresSchemaDDL creates one for
 /// a string attribute's fetch index) serves the comparison, the range and the order.
 extension SQLPredicateTranslator {
-    /// `normalize(text, NFC)` in byte order: the text as Swift compares and orders it; nil on
-    /// a server whose encoding may not be UTF-8.
+    /// ``postgresNFCExpression(_:)`` of `text` in byte order: the text as Swift compares and
+    /// orders it; nil on a server whose encoding may not be UTF-8.
     func postgresNFC(_ text: SQLPiece) -> SQLPiece? {
         guard let collation = byteOrderCollation else { return nil }
-        return "normalize(" + text + ", NFC)" + collation
+        return Self.postgresNFCExpression(text) + collation
+    }
+
+    /// The NFC form of the column `text`: `normalize(text, NFC)`, which PostgreSQL computes in
+    /// full for every text (some microseconds), skipped for ASCII texts (fewer bytes than
+    /// characters is never the case; as many means ASCII, which is NFC). The fetch indexes
+    /// PostgresSchemaDDL creates for string attributes are this expression, so it must stay
+    /// the same in both.
+    static func postgresNFCExpression(_ text: SQLPiece) -> SQLPiece {
+        "(CASE WHEN octet_length(" + text + ") = char_length(" + text + ") THEN " + text
+            + " ELSE normalize(" + text + ", NFC) END)"
     }
 
     /// The NFC form of a string constant: the bound text when every scalar is below U+0300
