@@ -24,6 +24,8 @@ public final class PostgresConnection {
     public var statementObserver: ((PostgresStatementRecord) -> Void)?
     /// Prepared statement names by SQL text.
     private var preparedNames: [String: String] = [:]
+    /// How many statements were ever prepared (each name is new: `og_1`, `og_2`, …).
+    private var preparedCount = 0
     private var savepointDepth = 0
 
     /// The most statements kept prepared at once (all are dropped when more are needed).
@@ -92,12 +94,39 @@ public final class PostgresConnection {
                         + " PostgreSQL text cannot store", sql: sql)
             }
         }
+        let result = try executePrepared(sql, arguments, binaryResults: binaryResults)
+        guard Self.isStalePlan(result) else { return result }
+        // The statement's tables changed under it since it was prepared (a column's type, a
+        // table dropped and made again by a migration): the server refuses the old plan's
+        // result type. Prepared again and run once more, unless a transaction is open (the
+        // error has aborted it; the next use prepares anew).
+        let name = preparedNames.removeValue(forKey: sql)
+        guard !isInsideTransaction else { return result }
+        PQclear(result)
+        if let name { try run("DEALLOCATE " + PostgresIdentifier.quoted(name)) }
+        return try executePrepared(sql, arguments, binaryResults: binaryResults)
+    }
+
+    /// Runs the statement prepared for `sql` (preparing it first when new).
+    private func executePrepared(
+        _ sql: String, _ arguments: [PostgresValue], binaryResults: Bool
+    ) throws(PostgresError) -> OpaquePointer? {
         let name = try preparedName(for: sql)
         return Self.withParameters(arguments) { values, lengths, formats in
             PQexecPrepared(
                 handle, name, Int32(arguments.count), values, lengths, formats,
                 binaryResults ? 1 : 0)
         }
+    }
+
+    /// Whether `result` is the server's refusal of a prepared statement whose plan no longer
+    /// gives the result type it was prepared with (SQLSTATE 0A000, "cached plan must not
+    /// change result type").
+    private static func isStalePlan(_ result: OpaquePointer?) -> Bool {
+        guard let result, PQresultStatus(result) == PGRES_FATAL_ERROR,
+            let code = PQresultErrorField(result, Int32(UInt8(ascii: "C")))
+        else { return false }
+        return String(cString: code) == "0A000"
     }
 
     /// Runs `sql` as it is, without parameters (DDL, several statements separated by `;`).
@@ -157,7 +186,8 @@ public final class PostgresConnection {
             try run("DEALLOCATE ALL")
             preparedNames.removeAll()
         }
-        let name = "og_\(preparedNames.count + 1)"
+        preparedCount += 1
+        let name = "og_\(preparedCount)"
         let result = PQprepare(handle, name, sql, 0, nil)
         _ = try take(result, sql: sql)
         preparedNames[sql] = name

@@ -57,6 +57,25 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("a prepared statement whose table changed type is prepared again, not refused")
+    func stalePreparedStatement() throws {
+        let connection = try Self.connect()
+        let table = PostgresIdentifier.quoted(TestPostgresServer.freshSchema("stale"))
+        try connection.run("CREATE TEMPORARY TABLE \(table) (a integer)")
+        try connection.execute("INSERT INTO \(table) VALUES ($1::integer)", [.integer(7)])
+        let select = "SELECT a FROM \(table)"
+        #expect(try connection.execute(select).rows.first?.int64(0) == 7)
+        // "cached plan must not change result type" without preparing again.
+        try connection.run("ALTER TABLE \(table) ALTER a TYPE text")
+        #expect(try connection.execute(select).rows.first?.string(0) == "7")
+        // Inside a transaction the refusal aborts it; the next use prepares anew.
+        try connection.run("ALTER TABLE \(table) ALTER a TYPE bigint USING a::bigint")
+        #expect(throws: PostgresError.self) {
+            try connection.transaction { try connection.execute(select) }
+        }
+        #expect(try connection.execute(select).rows.first?.int64(0) == 7)
+    }
+
     @Test("errors carry SQLSTATE, message, constraint and SQL")
     func typedErrors() throws {
         let connection = try Self.connect()

@@ -18,12 +18,12 @@ struct PostgresQueryDifferentialTests {
         /// How often the native string translations ran.
         let native = NativeTally()
 
-        /// Counts of statements with a native `BEGINSWITH`, with a byte-order sort whose check
-        /// held, and with one whose check failed (run again, ranked).
+        /// Counts of statements with a native `BEGINSWITH`, with a sort by NFC text, and with
+        /// a native comparison of NFC texts other than those (that found rows).
         final class NativeTally {
             var prefixes = 0
             var byteOrderSorts = 0
-            var rankedAgain = 0
+            var comparisons = 0
         }
 
         init(seed: UInt64) throws {
@@ -34,44 +34,33 @@ struct PostgresQueryDifferentialTests {
                 layout: data.layout, model: data.model, storeIdentifier: "STORE",
                 dialect: .postgres)
             compiler.byteOrderCollation = PostgresStore.byteOrderCollation(connection)
-            compiler.checksTextOrder = true
             self.compiler = compiler
         }
 
-        /// The statement of `fetch`, and the rows' first columns, as the store runs it: again
-        /// with ranked distinct values when its byte-order sort check fails.
+        /// The statement of `fetch`, and the rows' first columns, as the store runs it.
         func select(_ fetch: DifferentialPredicateGenerator.Fetch, _ values: PostgresDistinctTexts)
             throws -> (PostgresStatement, Result<[Int64], Error>)
         {
-            var compiler = compiler
-            while true {
-                let statement = try PostgresStatement(
-                    compiler.select(
-                        entity: fetch.entity, includesSubentities: fetch.includesSubentities,
-                        predicate: fetch.predicate, sortDescriptors: fetch.sort,
-                        offset: fetch.offset, limit: fetch.limit, columns: ["Z_PK"],
-                        values: values))
-                let rows = Result {
-                    try connection.execute(statement.sql, statement.arguments).rows
-                }
-                if statement.arguments.contains(.text(GraphemeJoiners.postgresPattern)) {
-                    native.prefixes += 1
-                }
-                if let column = statement.textOrderColumn, compiler.checksTextOrder,
-                    case .success(let found) = rows
-                {
-                    if try found.first?.bool(column) == false {
-                        native.rankedAgain += 1
-                        compiler.checksTextOrder = false
-                        continue
-                    }
-                    if !found.isEmpty { native.byteOrderSorts += 1 }
-                }
-                return (
-                    statement,
-                    rows.flatMap { found in Result { try found.map { try $0.int64(0) } } }
-                )
+            let statement = try PostgresStatement(
+                compiler.select(
+                    entity: fetch.entity, includesSubentities: fetch.includesSubentities,
+                    predicate: fetch.predicate, sortDescriptors: fetch.sort,
+                    offset: fetch.offset, limit: fetch.limit, columns: ["Z_PK"],
+                    values: values))
+            let rows = Result {
+                try connection.execute(statement.sql, statement.arguments).rows
             }
+            if statement.arguments.contains(.text(GraphemeJoiners.postgresPattern)) {
+                native.prefixes += 1
+            }
+            if case .success(let found) = rows, !found.isEmpty {
+                let parts = statement.sql.components(separatedBy: " ORDER BY ")
+                if parts.last?.contains("normalize(") == true { native.byteOrderSorts += 1 }
+                if parts.first?.contains("normalize(") == true { native.comparisons += 1 }
+            }
+            return (
+                statement, rows.flatMap { found in Result { try found.map { try $0.int64(0) } } }
+            )
         }
 
         /// Whether `fetch` has no sort, offset or limit: its order is unspecified (the store's
@@ -140,7 +129,7 @@ struct PostgresQueryDifferentialTests {
         let native = harness.native
         print(
             "PostgreSQL native strings: \(native.prefixes) BEGINSWITH, \(native.byteOrderSorts)"
-                + " byte-order sorts, \(native.rankedAgain) sorts ranked again")
+                + " NFC sorts, \(native.comparisons) with NFC comparisons")
         #expect(tally.mismatches.isEmpty)
         #expect(tally.identical >= 1_800)
         #expect(tally.nonEmpty >= 800)
@@ -165,11 +154,106 @@ struct PostgresQueryDifferentialTests {
         let native = harness.native
         print(
             "PostgreSQL native strings under plain prefixes: \(native.prefixes) BEGINSWITH,"
-                + " \(native.byteOrderSorts) byte-order sorts, \(native.rankedAgain) ranked again")
+                + " \(native.byteOrderSorts) NFC sorts")
         #expect(tally.mismatches.isEmpty)
         #expect(native.prefixes >= 800)
         #expect(native.byteOrderSorts >= 200)
-        #expect(native.rankedAgain >= 20)
+    }
+
+    /// Constants that equal, or order next to, the data set's texts only after NFC: decomposed
+    /// and precomposed letters, the Angstrom, Kelvin and Ohm signs, Hangul jamo and
+    /// syllables, joiners and ZWJ sequences.
+    static let nonNFCConstants = [
+        "e\u{301}", "\u{E9}", "Cafe\u{301}", "caf\u{E9}", "\u{212B}", "\u{C5}", "A\u{30A}",
+        "\u{212A}", "K", "\u{212A}elvin", "Kelvin", "\u{1100}\u{1161}", "\u{AC00}", "\u{1100}",
+        "Jo\u{308}rg", "J\u{F6}rg", "J\u{301}o", "\u{134}o", "Jo\u{200D}x", "Jo",
+        "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "\u{2126}mega", "\u{3A9}mega",
+        "\u{3A9}\u{301}", "\u{38F}", "a\u{37E}b", "a;b", "x\u{FE0F}", "", "zeta",
+    ]
+
+    @Test(
+        "1,500 generated plain ==, <, IN, BETWEEN and sorts with non-NFC texts match the evaluator")
+    func nonNFCComparisons() throws {
+        let harness = try Harness(seed: 20_261_129)
+        var generator = DifferentialPredicateGenerator(seed: 17, data: harness.data)
+        var tally = DifferentialTally()
+        let constants = Self.nonNFCConstants
+        let operators: [ComparisonOperator] = [
+            .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual,
+        ]
+        var naiveWouldDiffer = 0
+        for index in 0..<1_500 {
+            var fetch = generator.fetch()
+            let constant = constants[index % constants.count]
+            let other = constants[(index / constants.count * 7 + index) % constants.count]
+            let name = ObjectGraph.Expression.keyPath(PredicateKeyPath("name"))
+            let comparison: Comparison
+            switch index % 8 {
+            case 6:
+                comparison = Comparison(
+                    name, .in,
+                    .aggregate([.constant(.string(constant)), .constant(.string(other))]))
+            case 7:
+                let (low, high) = constant < other ? (constant, other) : (other, constant)
+                comparison = Comparison(
+                    name, .between, .aggregate([.constant(.string(low)), .constant(.string(high))]))
+            default:
+                let op = operators[index % 8]
+                comparison =
+                    index % 3 == 0
+                    ? Comparison(.constant(.string(constant)), op, name)
+                    : Comparison(name, op, .constant(.string(constant)))
+                if harness.data.strings.contains(where: {
+                    Self.swiftCompares($0, op, constant) != Self.bytesCompare($0, op, constant)
+                }) {
+                    naiveWouldDiffer += 1
+                }
+            }
+            fetch.predicate =
+                index % 2 == 0
+                ? .comparison(comparison) : .and([.comparison(comparison), fetch.predicate])
+            fetch.sort.insert(ObjectGraph.SortDescriptor("name", ascending: index % 4 < 2), at: 0)
+            tally.record(harness.run(fetch), fetch)
+        }
+        tally.report("PostgreSQL non-NFC comparisons")
+        print(
+            "PostgreSQL non-NFC comparisons: \(harness.native.comparisons) native comparisons,"
+                + " \(harness.native.byteOrderSorts) NFC sorts")
+        #expect(tally.mismatches.isEmpty)
+        #expect(harness.native.comparisons >= 600)
+        #expect(harness.native.byteOrderSorts >= 600)
+        // A comparison of the stored bytes would have answered these differently.
+        #expect(naiveWouldDiffer >= 300)
+    }
+
+    /// Swift's answer to `text op constant` (`==` canonical equivalence, orders of NFC forms).
+    static func swiftCompares(_ text: String, _ op: ComparisonOperator, _ constant: String)
+        -> Bool
+    {
+        switch op {
+        case .equal: return text == constant
+        case .notEqual: return text != constant
+        case .lessThan: return text < constant
+        case .lessThanOrEqual: return text <= constant
+        case .greaterThan: return text > constant
+        default: return text >= constant
+        }
+    }
+
+    /// The same comparison of the raw UTF-8 bytes, as a plain column comparison would answer.
+    static func bytesCompare(_ text: String, _ op: ComparisonOperator, _ constant: String)
+        -> Bool
+    {
+        let x = Array(text.utf8)
+        let y = Array(constant.utf8)
+        switch op {
+        case .equal: return x == y
+        case .notEqual: return x != y
+        case .lessThan: return x.lexicographicallyPrecedes(y)
+        case .lessThanOrEqual: return !y.lexicographicallyPrecedes(x)
+        case .greaterThan: return y.lexicographicallyPrecedes(x)
+        default: return !x.lexicographicallyPrecedes(y)
+        }
     }
 
     @Test("the hand-written tricky fetches agree with the evaluator on PostgreSQL")

@@ -18,9 +18,18 @@ import PostgresClient
 /// `Z_OPT` `bigint`. Uniqueness constraints are deferrable table constraints, checked at
 /// commit (so values swapped between rows in one save pass, as on SQLite).
 ///
+/// A fetch index (or an indexed attribute) orders its elements nil first, as fetches sort;
+/// on a UTF-8 server a string attribute's element is the expression
+/// `(normalize("ZNAME", NFC) COLLATE "C")` (ASCII texts not normalized:
+/// `SQLPredicateTranslator.postgresNFCExpression`), the text the PostgreSQL compiler compares and
+/// sorts strings by (see `SQLPredicateTranslator+PostgresText.swift`), so the index serves
+/// those comparisons, prefix ranges and orders. Uniqueness constraints stay on the columns.
+///
 /// ```swift
 /// let ddl = PostgresSchemaDDL(layout: layout, schema: schema)
-/// for statement in ddl.createStatements() { try connection.run(statement) }
+/// for statement in ddl.createStatements(byteOrderCollation: " COLLATE \"C\"") {
+///     try connection.run(statement)
+/// }
 /// ```
 struct PostgresSchemaDDL {
     /// A model uniqueness constraint as the table constraint enforcing it.
@@ -65,8 +74,10 @@ struct PostgresSchemaDDL {
     }
 
     /// Every statement creating the store's tables and indexes, in order (run them in one
-    /// transaction, in the store's schema).
-    func createStatements() -> [String] {
+    /// transaction, in the store's schema). `byteOrderCollation` is the store's
+    /// (``SQLQueryCompiler/byteOrderCollation``): nil on a server that may not be UTF-8, where
+    /// string elements of fetch indexes stay plain columns.
+    func createStatements(byteOrderCollation: String? = nil) -> [String] {
         var statements = [
             "CREATE TABLE \"Z_PRIMARYKEY\" (\"Z_ENT\" integer PRIMARY KEY, \"Z_NAME\" text,"
                 + " \"Z_SUPER\" integer, \"Z_MAX\" bigint NOT NULL DEFAULT 0)",
@@ -105,8 +116,8 @@ struct PostgresSchemaDDL {
                 name = "Z_INDEX_\(indexNames.count + 1)"
             }
             indexNames.insert(name)
-            let elements = index.elements.map {
-                PostgresIdentifier.quoted($0.column) + ($0.isAscending ? "" : " DESC")
+            let elements = index.elements.map { element in
+                indexElement(element, of: index, byteOrderCollation: byteOrderCollation)
             }
             statements.append(
                 "CREATE INDEX \(PostgresIdentifier.quoted(name)) ON "
@@ -114,6 +125,29 @@ struct PostgresSchemaDDL {
                     + elements.joined(separator: ", ") + ")")
         }
         return statements
+    }
+
+    /// One element of `index`: a fetch index's (``IndexLayout/Element/isCollated``) sorted
+    /// nil first, a string attribute's as its NFC text in byte order when
+    /// `byteOrderCollation` is given.
+    private func indexElement(
+        _ element: IndexLayout.Element, of index: IndexLayout, byteOrderCollation: String?
+    ) -> String {
+        let name = PostgresIdentifier.quoted(element.column)
+        guard element.isCollated else { return name + (element.isAscending ? "" : " DESC") }
+        var key = name
+        if let collation = byteOrderCollation,
+            let column = layout.table(named: index.table)?.columns.first(where: {
+                $0.name == element.column
+            }),
+            case .attribute(let entity, let attribute) = column.role,
+            attributeType(entity: entity, name: attribute) == .string
+        {
+            key =
+                "(" + SQLPredicateTranslator.postgresNFCExpression(SQLPiece(name)).sql
+                + collation + ")"
+        }
+        return key + (element.isAscending ? " ASC NULLS FIRST" : " DESC NULLS FIRST")
     }
 
     /// The PostgreSQL type of `column` (see the table above).

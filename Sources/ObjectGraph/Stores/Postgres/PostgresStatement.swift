@@ -16,8 +16,6 @@ struct PostgresStatement: Hashable, CustomStringConvertible {
     var sql: String
     /// The parameters, in order.
     var arguments: [PostgresValue]
-    /// The compiled query's check of its string sort (``CompiledQuery/textOrderColumn``).
-    var textOrderColumn: Int?
 
     /// Why a compiled query could not be converted.
     struct Mismatch: Error, CustomStringConvertible {
@@ -64,7 +62,6 @@ struct PostgresStatement: Hashable, CustomStringConvertible {
         }
         self.sql = sql
         self.arguments = arguments
-        textOrderColumn = query.textOrderColumn
     }
 
     /// The parameter of `value` and its cast.

@@ -11,37 +11,22 @@ extension PostgresStore: RowDecodingStore {
         var query = query
         query.result = .rows
         return try withValues { values in
-            guard
-                case .sql(let statement) = selectPlan(
-                    query, values: values, checksTextOrder: true)
-            else { return false }
-            if try decode(statement, into: &sink) { return true }
-            // A sorted text may not be NFC: ranked by the evaluator's order instead (see
-            // ``fetch(_:)``); that statement has no check, so it decodes every row.
-            guard case .sql(let ranked) = selectPlan(query, values: values) else { return false }
-            return try decode(ranked, into: &sink)
+            guard case .sql(let statement) = selectPlan(query, values: values) else {
+                return false
+            }
+            try decode(statement, into: &sink)
+            return true
         }
     }
 
-    /// Runs `statement` and decodes its rows into `sink`; `false`, with nothing decoded, when
-    /// the statement's check of its byte-order sort (the same on every row) is false.
+    /// Runs `statement` and decodes its rows into `sink`.
     private func decode<Sink: RowSink>(_ statement: PostgresStatement, into sink: inout Sink)
-        throws -> Bool
+        throws
     {
-        try postgres { () throws -> Bool in
+        try postgres {
             try connection.execute(statement.sql, statement.arguments, binary: true) { cursor in
                 var decoder = PostgresRowDecoder(store: self)
-                var first = true
-                while cursor.next() {
-                    if first, let column = statement.textOrderColumn,
-                        try cursor.bool(column) == false
-                    {
-                        return false
-                    }
-                    first = false
-                    try decoder.decode(cursor, into: &sink)
-                }
-                return true
+                while cursor.next() { try decoder.decode(cursor, into: &sink) }
             }
         }
     }

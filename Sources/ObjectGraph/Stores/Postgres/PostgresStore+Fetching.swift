@@ -5,12 +5,11 @@ import SQLiteDatabase
 /// Fetches and counts compiled to PostgreSQL SQL by the store's compiler in its PostgreSQL
 /// dialect (see ``SQLDialect`` and the translator's PostgreSQL notes): what the compiler
 /// cannot translate with exactly the evaluator's answer is left to the context's in-memory
-/// evaluator (the store answers `nil`), and ``inMemoryReason(for:)`` says why. A plain
-/// `BEGINSWITH` of an ASCII prefix and a `.standard` string sort are byte comparisons in the
-/// statement (the sort checked by it: when a sorted text is not surely NFC, the fetch is
-/// compiled and run again without it); other string comparisons and sorts read the distinct
-/// values of their columns first (one more statement each), which the evaluator decides in
-/// Swift.
+/// evaluator (the store answers `nil`), and ``inMemoryReason(for:)`` says why. Plain string
+/// comparisons with constants, a plain `BEGINSWITH` of an ASCII prefix and a `.standard`
+/// string sort compare the texts' NFC forms in byte order in the statement; other string
+/// comparisons and sorts read the distinct values of their columns first (one more statement
+/// each), which the evaluator decides in Swift.
 extension PostgresStore: SQLQueryingStore {
     /// The compiler for this store's layout, writing PostgreSQL SQL.
     var queryCompiler: SQLQueryCompiler {
@@ -53,33 +52,20 @@ extension PostgresStore: SQLQueryingStore {
     private func fetch(_ query: StoreQuery, _ values: PostgresDistinctTexts) throws
         -> [StoreRow]?
     {
-        guard case .sql(let statement) = selectPlan(query, values: values, checksTextOrder: true)
-        else { return nil }
-        if let rows = try rows(of: statement, query.result) { return rows }
-        // A sorted text may not be NFC: ranked by the evaluator's order instead; that
-        // statement has no check.
-        guard case .sql(let ranked) = selectPlan(query, values: values) else { return nil }
-        return try rows(of: ranked, query.result) ?? []
+        guard case .sql(let statement) = selectPlan(query, values: values) else { return nil }
+        return try rows(of: statement, query.result)
     }
 
-    /// The rows `statement` selects (whole, or IDs only), read in place; `nil` when the
-    /// statement's check of its byte-order sort (the same on every row) is false.
+    /// The rows `statement` selects (whole, or IDs only), read in place.
     private func rows(of statement: PostgresStatement, _ result: StoreQuery.Result) throws
-        -> [StoreRow]?
+        -> [StoreRow]
     {
-        try postgres { () throws -> [StoreRow]? in
+        try postgres { () throws -> [StoreRow] in
             try connection.execute(statement.sql, statement.arguments, binary: true) { cursor in
                 var rows: [StoreRow] = []
                 rows.reserveCapacity(cursor.rowCount)
                 var decoder = PostgresRowDecoder(store: self)
-                var first = true
                 while cursor.next() {
-                    if first, let column = statement.textOrderColumn,
-                        try cursor.bool(column) == false
-                    {
-                        return nil
-                    }
-                    first = false
                     switch result {
                     case .rows:
                         if let row = try decoder.storeRow(cursor) { rows.append(row) }
@@ -119,7 +105,7 @@ extension PostgresStore: SQLQueryingStore {
     }
 
     func sqlText(for query: StoreQuery) -> String? {
-        let plan = try? withValues { selectPlan(query, values: $0, checksTextOrder: true) }
+        let plan = try? withValues { selectPlan(query, values: $0) }
         if case .sql(let statement)? = plan { return statement.description }
         return nil
     }
@@ -171,9 +157,7 @@ extension PostgresStore: SQLQueryingStore {
 
     /// The SELECT of `query` (columns of the entity's table for rows, `Z_PK` and `Z_ENT` for
     /// IDs), or why it is evaluated in memory.
-    func selectPlan(
-        _ query: StoreQuery, values: PostgresDistinctTexts, checksTextOrder: Bool = false
-    ) -> Plan {
+    func selectPlan(_ query: StoreQuery, values: PostgresDistinctTexts) -> Plan {
         let entity = schema.entities[query.entityIndex]
         let table = entityLayouts[query.entityIndex].tableName
         let columns: [String]
@@ -182,7 +166,6 @@ extension PostgresStore: SQLQueryingStore {
         case .ids: columns = ["Z_PK", "Z_ENT"]
         }
         var compiler = queryCompiler
-        compiler.checksTextOrder = checksTextOrder
         compiler.ordersUnsortedByKey = query.needsKeyOrder
         return Self.plan { () throws(SQLTranslationError) in
             try compiler.select(
@@ -196,7 +179,7 @@ extension PostgresStore: SQLQueryingStore {
     /// in memory.
     func explain(_ query: StoreQuery) throws -> FetchExplanation {
         var explanation = FetchExplanation(entityName: "", storeType: description.type)
-        switch try withValues({ selectPlan(query, values: $0, checksTextOrder: true) }) {
+        switch try withValues({ selectPlan(query, values: $0) }) {
         case .sql(let statement):
             explanation.statements = [try explained(statement, purpose: "the fetch")]
         case .inMemory(let reason):

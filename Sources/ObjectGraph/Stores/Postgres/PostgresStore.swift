@@ -108,12 +108,14 @@ final class PostgresStore: PersistentStore {
         }
         opening.statementObserver = Self.statementObserver(sqlLog)
         do {
+            let collation = Self.byteOrderCollation(opening)
+            byteOrderCollation = collation
             let metadata = try Self.openSchema(
-                opening, ddl: ddl, name: schemaName, path: path, options: options)
+                opening, ddl: ddl, byteOrderCollation: collation, name: schemaName, path: path,
+                options: options)
             description = StoreDescription(
                 type: .postgres, url: address.redactedURL, configurationName: configuration,
                 isReadOnly: options.isReadOnly, metadata: metadata)
-            byteOrderCollation = Self.byteOrderCollation(opening)
         } catch {
             pool.release(opening)
             pool.leave()
@@ -156,10 +158,11 @@ final class PostgresStore: PersistentStore {
 
     /// Reads the store's metadata in schema `name` (the pool's connections point there),
     /// creating the schema, tables and metadata first when the schema holds no store (under an
-    /// advisory lock, so that processes opening a new store at once create it once).
+    /// advisory lock, so that processes opening a new store at once create it once), with
+    /// the string indexes `byteOrderCollation` allows (see ``PostgresSchemaDDL``).
     private static func openSchema(
-        _ connection: PostgresConnection, ddl: PostgresSchemaDDL, name: String, path: String,
-        options: StoreOptions
+        _ connection: PostgresConnection, ddl: PostgresSchemaDDL, byteOrderCollation: String?,
+        name: String, path: String, options: StoreOptions
     ) throws -> StoreMetadata {
         do {
             return try connection.transaction { () throws -> StoreMetadata in
@@ -177,8 +180,8 @@ final class PostgresStore: PersistentStore {
                         path: path, reason: "schema \(name) holds no ObjectGraph store")
                 }
                 return try createSchema(
-                    connection, ddl: ddl, name: name, path: path,
-                    frameworkVersion: options.frameworkVersion)
+                    connection, ddl: ddl, byteOrderCollation: byteOrderCollation, name: name,
+                    path: path, frameworkVersion: options.frameworkVersion)
             }
         } catch let error as PostgresError {
             throw StoreError.cannotOpen(path: path, reason: error.description)
@@ -188,11 +191,13 @@ final class PostgresStore: PersistentStore {
     /// Creates schema `name`, the layout's tables and indexes, `Z_PRIMARYKEY`'s rows and the
     /// metadata (inside the caller's transaction).
     private static func createSchema(
-        _ connection: PostgresConnection, ddl: PostgresSchemaDDL, name: String, path: String,
-        frameworkVersion: Int?
+        _ connection: PostgresConnection, ddl: PostgresSchemaDDL, byteOrderCollation: String?,
+        name: String, path: String, frameworkVersion: Int?
     ) throws -> StoreMetadata {
         try connection.run("CREATE SCHEMA IF NOT EXISTS \(PostgresIdentifier.quoted(name))")
-        for statement in ddl.createStatements() { try connection.run(statement) }
+        for statement in ddl.createStatements(byteOrderCollation: byteOrderCollation) {
+            try connection.run(statement)
+        }
         for entity in ddl.layout.entities {
             try connection.execute(
                 "INSERT INTO \"Z_PRIMARYKEY\" (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\")"

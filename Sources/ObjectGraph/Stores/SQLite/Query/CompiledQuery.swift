@@ -11,10 +11,6 @@ struct CompiledQuery: Hashable, Sendable, CustomStringConvertible {
     var sql: String
     /// The values for the placeholders, in order.
     var arguments: [DatabaseValue]
-    /// PostgreSQL: the position of the selected column after the requested ones that is
-    /// `false` when the statement's byte-order string sort may differ from the evaluator's
-    /// (see ``SQLQueryCompiler/checksTextOrder``); nil when there is none.
-    var textOrderColumn: Int? = nil
 
     /// The arguments as the database layer takes them.
     var statementArguments: StatementArguments { StatementArguments(positional: arguments) }

@@ -10,15 +10,16 @@ import SQLiteDatabase
 ///   integer or decimal against a double constant is rewritten in Swift into exact integer
 ///   bounds (`count < 2.5` is `count < 3`), a double against an integer constant into the
 ///   doubles around it; an integer and a double both read from rows are refused.
-/// - Strings: a plain `BEGINSWITH` of an ASCII prefix is byte comparisons, and a column equal
-///   to a plain constant stays `col = $1` (see `SQLPredicateTranslator+PostgresText.swift`).
-///   Any other comparison of a column with a constant (any operator, `[c]`, `[d]`) is decided
+/// - Strings: on a UTF-8 server, a column compared with a constant (`==`, `!=`, orderings,
+///   `IN`, `BETWEEN`, a `BEGINSWITH` of a plain ASCII prefix) without `[c]`/`[d]` compares
+///   its NFC form in byte order (see `SQLPredicateTranslator+PostgresText.swift`).
+///   Any other comparison of a column with a constant (other operators, `[c]`, `[d]`) is decided
 ///   by the evaluator itself over the column's distinct values (read through the
 ///   translator's ``SQLValueSource``), and the statement tests membership in the values that
 ///   match (`col IN (SELECT unnest($1::text[]))`); two columns compared with each other are
 ///   refused.
-/// - Sorting strings: `.standard` in byte order, checked by the statement (see the same
-///   file); other comparisons, URIs, and a failed check: the distinct values ranked by the
+/// - Sorting strings: `.standard` by the NFC form in byte order (see the same file); other
+///   comparisons, URIs, and servers that may not be UTF-8: the distinct values ranked by the
 ///   `SortDescriptor` in Swift, joined as `unnest(values, ranks)` and sorted by rank. Other
 ///   values natively, nil first.
 /// - Arithmetic, functions and string methods are refused (the store evaluates in memory).
@@ -311,6 +312,11 @@ extension SQLPredicateTranslator {
         {
             return native
         }
+        if let native = postgresNativeString(
+            column, columnOnLeft ? op : Self.mirror(op), constant, options)
+        {
+            return native
+        }
         func holds(_ value: Value) throws(SQLTranslationError) -> Bool {
             if columnOnLeft {
                 return try evaluated(value, op, .string(constant), options, fragment: fragment)
@@ -405,7 +411,7 @@ extension SQLPredicateTranslator {
             return [value.piece + direction]
         case .string, .uri:
             if descriptor.comparison == .standard,
-                let native = postgresByteOrderSort(value, direction: direction)
+                let native = postgresCodePointSort(value, direction: direction)
             {
                 return [native]
             }

@@ -32,10 +32,6 @@ final class SQLPredicateTranslator {
     /// For the PostgreSQL dialect: what makes a text comparison byte order (see
     /// ``SQLQueryCompiler/byteOrderCollation``); nil: no native string translation.
     var byteOrderCollation: String?
-    /// For the PostgreSQL dialect: the conditions that all the rows' sorted texts are in byte
-    /// order as the evaluator orders them (see `SQLPredicateTranslator+PostgresText.swift`);
-    /// nil when the caller reads no such check (string sorts then rank distinct values).
-    var textOrderChecks: [SQLPiece]?
     /// The dialect written.
     var dialect: SQLDialect { schema.dialect }
 
@@ -219,6 +215,12 @@ final class SQLPredicateTranslator {
             if !same.isEmpty {
                 tests.append(member(element.piece, same, nullable: element.nullable))
             }
+        case .string where dialect == .postgres && byteOrderCollation != nil:
+            guard
+                let native = postgresNativeMembership(
+                    element, same.compactMap(\.constantText), options)
+            else { return nil }
+            tests.append(native)
         case .string:
             guard element.isColumn,
                 options.isDisjoint(with: [.caseInsensitive, .diacriticInsensitive]),
@@ -404,7 +406,10 @@ final class SQLPredicateTranslator {
                 return try postgresNumbers(left, .equal, right, fragment: fragment)
             }
             if left.kind == .string {
-                if let plain = plainTextEquality(left, right, options) { return plain }
+                // On a UTF-8 server the NFC text (which an index serves) compares natively.
+                if byteOrderCollation == nil, let plain = plainTextEquality(left, right, options) {
+                    return plain
+                }
                 return try postgresString(left, .equal, right, options, fragment: fragment)
             }
         }

@@ -57,12 +57,6 @@ struct SQLQueryCompiler: Sendable {
     /// string comparison and sort then reads the distinct values.
     var byteOrderCollation: String?
 
-    /// PostgreSQL: whether `.standard` string sorts may be byte order, with a last selected
-    /// column that is `false` when a sorted text is not surely NFC (see
-    /// ``CompiledQuery/textOrderColumn``). Only for callers that read that column and then
-    /// compile again without it.
-    var checksTextOrder = false
-
     /// Whether a fetch with no sort descriptors, offset or limit is ordered by `Z_PK` all the
     /// same (the in-memory evaluator's order). `false` (the PostgreSQL store's choice) leaves
     /// its order unspecified, as Core Data does, and spares the server a sort.
@@ -133,19 +127,11 @@ struct SQLQueryCompiler: Sendable {
             : columns.map { table?.selectedColumn($0) ?? "t0." + quoteIdentifier($0) }
                 .joined(separator: ", ")
         var piece = SQLPiece("SELECT " + list)
-        var textOrderColumn: Int?
-        if let checks = translator.textOrderChecks, !checks.isEmpty {
-            // Over every row the WHERE keeps, before the LIMIT.
-            piece = piece + ", bool_and(" + SQLPiece.all(checks) + ") OVER ()"
-            textOrderColumn = max(columns.count, 1)
-        }
         piece = piece + " FROM " + context.from
         if let condition { piece = piece + " WHERE " + condition }
         if !order.isEmpty { piece = piece + " ORDER BY " + SQLPiece.joined(order, separator: ", ") }
         piece = piece + schema.dialect.limitClause(limit: limit, offset: offset)
-        var compiled = CompiledQuery(sql: piece.sql, arguments: piece.arguments)
-        compiled.textOrderColumn = textOrderColumn
-        return compiled
+        return CompiledQuery(sql: piece.sql, arguments: piece.arguments)
     }
 
     /// `SELECT COUNT(*) FROM <root table> AS t0 [joins] WHERE Z_ENT IN (…) AND <predicate>`.
@@ -173,7 +159,6 @@ struct SQLQueryCompiler: Sendable {
         translator.values = values
         if schema.dialect == .postgres {
             translator.byteOrderCollation = byteOrderCollation
-            translator.textOrderChecks = checksTextOrder ? [] : nil
         }
         let numbers = includesSubentities ? entity.coveredEntityNumbers : [entity.entityNumber]
         var conditions: [SQLPiece] = []
