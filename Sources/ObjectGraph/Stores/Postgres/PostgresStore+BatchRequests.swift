@@ -28,17 +28,51 @@ extension PostgresStore {
         }
     }
 
-    /// Deletes the rows `query` matches and applies the delete rules (see
-    /// ``PostgresBatchDeletion``).
+    /// Deletes the rows `query` matches and applies the delete rules: in one statement
+    /// (``PostgresBatchDeleteStatement``) when no relationship of the query's entities
+    /// cascades or denies, else rule by rule (``PostgresBatchDeletion``).
     private func batchDelete(_ query: StoreQuery) throws -> StoreBatchOutcome {
-        try batchTransaction { connection in
-            var deletion = PostgresBatchDeletion(store: self, connection: connection)
-            try deletion.run(
-                matched: try batchKeys(query), table: entityLayouts[query.entityIndex].tableName)
-            let outcome = deletion.outcome()
+        let table = entityLayouts[query.entityIndex].tableName
+        let statement = PostgresBatchDeleteStatement(
+            store: self, table: table,
+            entityNumbers: Set(query.entityIndexes.map { entityLayouts[$0].entityNumber }))
+        return try batchTransaction { connection in
+            let outcome: StoreBatchOutcome
+            if let statement {
+                outcome = try statement.run(
+                    matching: try batchKeySelect(query), store: self, on: connection)
+            } else {
+                var deletion = PostgresBatchDeletion(store: self, connection: connection)
+                try deletion.run(matched: try batchKeys(query), table: table)
+                outcome = deletion.outcome()
+            }
             if !outcome.deleted.isEmpty { try announce() }
             return outcome
         }
+    }
+
+    /// The SELECT of the keys (`Z_PK`, `Z_ENT`) of the rows `query` matches, unordered: the
+    /// compiled query, or, when its predicate is evaluated in memory, the keys
+    /// ``batchKeys(_:)`` chose, bound as one array. Run inside the batch's transaction.
+    func batchKeySelect(_ query: StoreQuery) throws -> PostgresStatement {
+        if case .sql(let statement) = try withValues({
+            selectPlan(Self.keysOnly(query), values: $0)
+        }) {
+            return statement
+        }
+        return PostgresStatement(
+            sql: "SELECT k, 0 FROM unnest($1::bigint[]) AS u(k)",
+            arguments: [Self.arrayLiteral(try batchKeys(query).map(\.key))])
+    }
+
+    /// `query` asking for the keys of every row it matches, unsorted.
+    static func keysOnly(_ query: StoreQuery) -> StoreQuery {
+        var keysOnly = query
+        keysOnly.result = .ids
+        keysOnly.sortDescriptors = []
+        keysOnly.offset = 0
+        keysOnly.limit = 0
+        return keysOnly
     }
 
     /// The keys (`Z_PK`) and entities of the rows `query` matches, in key order, read on the
@@ -47,13 +81,8 @@ extension PostgresStore {
     /// predicate evaluated in memory over the rows of the query's entities (related rows read
     /// as the predicate needs them), exactly as the context's evaluator chooses them.
     func batchKeys(_ query: StoreQuery) throws -> [(key: Int64, entityIndex: Int)] {
-        var keysOnly = query
-        keysOnly.result = .ids
-        keysOnly.sortDescriptors = []
-        keysOnly.offset = 0
-        keysOnly.limit = 0
         let matched: [StoreRow]
-        if let answered = try fetch(keysOnly) {
+        if let answered = try fetch(Self.keysOnly(query)) {
             matched = answered
         } else {
             let graph = PostgresRowGraph(store: self)
