@@ -4,8 +4,9 @@ import PostgresClient
 /// rows deleted are exactly the rows matched, so every rule is one set-based part of a `WITH`
 /// of data-modifying statements, all reading the snapshot from before the delete:
 ///
-/// - `og_deleted`: `DELETE` of the matched rows (the key select's `Z_PK`s), `RETURNING` their
-///   keys, `Z_ENT`s and the to-one foreign keys the nullify rules follow;
+/// - `og_deleted`: `DELETE` of the matched rows (by the compiled condition on the table, or
+///   by key), `RETURNING` their keys, `Z_ENT`s and the to-one foreign keys the nullify rules
+///   follow;
 /// - `og_join<n>`: `DELETE` of every join-table row naming a deleted row;
 /// - `og_touched<n>`, one per table: the rows that stay whose relationships lose a deleted row
 ///   (targets of the deleted rows' relationships with an inverse, holders of a to-one or
@@ -17,11 +18,11 @@ import PostgresClient
 /// These are the rules of ``PostgresBatchDeletion`` (which runs the deletes with cascade or
 /// deny rules), in one round trip and with no key read into the process before the delete.
 /// Entity numbers are `Z_ENT`s of the layout, never values from the user (those are bound,
-/// in the key select).
+/// in the condition).
 struct PostgresBatchDeleteStatement {
-    /// The statement before the key select.
+    /// The statement before the choice of the rows to delete.
     private let head: String
-    /// The statement after the key select.
+    /// The statement after the choice of the rows to delete.
     private let tail: String
 
     /// The statement deleting rows of `table` of the entities numbered `entityNumbers` (the
@@ -70,10 +71,9 @@ struct PostgresBatchDeleteStatement {
                 touches.clear(holder, column, entityColumn)
             }
         }
-        head =
-            "WITH og_deleted AS (DELETE FROM \(quoted(table)) WHERE \"Z_PK\" IN (SELECT m.k FROM ("
+        head = "WITH og_deleted AS (DELETE FROM \(quoted(table))"
         var parts = [
-            ") AS m(k, e)) RETURNING "
+            " RETURNING "
                 + (["\"Z_PK\"", "\"Z_ENT\""] + returned).joined(separator: ", ") + ")"
         ]
         for (number, join) in store.layout.joinTables.enumerated() {
@@ -107,14 +107,15 @@ struct PostgresBatchDeleteStatement {
             + " ORDER BY 1, 2"
     }
 
-    /// Deletes the rows `matched` selects (`Z_PK`, `Z_ENT` of the statement's table) on
-    /// `connection`, and applies the rules; returns the IDs deleted and touched.
+    /// Deletes the rows `rows` chooses (what follows `DELETE FROM <table>`: `AS t0 WHERE
+    /// <condition>`, or `WHERE "Z_PK" IN (…)`) on `connection`, and applies the rules;
+    /// returns the IDs deleted and touched.
     func run(
-        matching matched: PostgresStatement, store: PostgresStore,
+        deleting rows: PostgresStatement, store: PostgresStore,
         on connection: PostgresConnection
     ) throws -> StoreBatchOutcome {
-        let sql = head + matched.sql + tail
-        return try connection.execute(sql, matched.arguments, binary: true) { cursor in
+        let sql = head + rows.sql + tail
+        return try connection.execute(sql, rows.arguments, binary: true) { cursor in
             var outcome = StoreBatchOutcome()
             var entity: (number: Int64, name: String?) = (-1, nil)
             while cursor.next() {

@@ -40,7 +40,7 @@ extension PostgresStore {
             let outcome: StoreBatchOutcome
             if let statement {
                 outcome = try statement.run(
-                    matching: try batchKeySelect(query), store: self, on: connection)
+                    deleting: try batchDeletedRows(query), store: self, on: connection)
             } else {
                 var deletion = PostgresBatchDeletion(store: self, connection: connection)
                 try deletion.run(matched: try batchKeys(query), table: table)
@@ -51,17 +51,37 @@ extension PostgresStore {
         }
     }
 
-    /// The SELECT of the keys (`Z_PK`, `Z_ENT`) of the rows `query` matches, unordered: the
-    /// compiled query, or, when its predicate is evaluated in memory, the keys
+    /// What follows `DELETE FROM <table>` to delete the rows `query` matches: the compiled
+    /// condition on the table (`AS t0 WHERE …`) when it reads no other table, else `WHERE
+    /// "Z_PK" IN` the compiled key select, else (a predicate evaluated in memory) the keys
     /// ``batchKeys(_:)`` chose, bound as one array. Run inside the batch's transaction.
-    func batchKeySelect(_ query: StoreQuery) throws -> PostgresStatement {
-        if case .sql(let statement) = try withValues({
-            selectPlan(Self.keysOnly(query), values: $0)
-        }) {
+    func batchDeletedRows(_ query: StoreQuery) throws -> PostgresStatement {
+        let entity = schema.entities[query.entityIndex]
+        let compiler = queryCompiler
+        let condition = try withValues { values -> CompiledQuery? in
+            guard
+                let (_, context, condition) = try? compiler.prepare(
+                    entity: entity.name,
+                    includesSubentities: query.entityIndexes != [entity.index],
+                    predicate: query.predicate, values: values),
+                context.tableCount == 1
+            else { return nil }
+            return CompiledQuery(
+                sql: " AS t0" + (condition.map { " WHERE " + $0.sql } ?? ""),
+                arguments: condition?.arguments ?? [])
+        }
+        if let condition, let statement = try? PostgresStatement(condition) {
             return statement
         }
+        if case .sql(let select) = try withValues({
+            selectPlan(Self.keysOnly(query), values: $0)
+        }) {
+            return PostgresStatement(
+                sql: " WHERE \"Z_PK\" IN (SELECT m.k FROM (" + select.sql + ") AS m(k, e))",
+                arguments: select.arguments)
+        }
         return PostgresStatement(
-            sql: "SELECT k, 0 FROM unnest($1::bigint[]) AS u(k)",
+            sql: " WHERE \"Z_PK\" = ANY($1::bigint[])",
             arguments: [Self.arrayLiteral(try batchKeys(query).map(\.key))])
     }
 
