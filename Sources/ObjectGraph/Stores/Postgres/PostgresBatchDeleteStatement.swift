@@ -13,7 +13,8 @@ import PostgresClient
 ///   to-many without an inverse pointing at a deleted row) get their `Z_OPT` raised, and
 ///   their to-one foreign keys pointing at a deleted row cleared (`CASE`, one `UPDATE` per
 ///   table: PostgreSQL changes a row once per statement);
-/// - the answer: the keys and `Z_ENT`s deleted (kind 0) and touched (kind 1), in key order.
+/// - the answer: the keys and `Z_ENT`s deleted (kind 0) and touched (kind 1), put in key
+///   order here.
 ///
 /// These are the rules of ``PostgresBatchDeletion`` (which runs the deletes with cascade or
 /// deny rules), in one round trip and with no key read into the process before the delete.
@@ -104,7 +105,6 @@ struct PostgresBatchDeleteStatement {
         }
         tail =
             parts.joined(separator: ", ") + " " + answer.joined(separator: " UNION ALL ")
-            + " ORDER BY 1, 2"
     }
 
     /// Deletes the rows `rows` chooses (what follows `DELETE FROM <table>`: `AS t0 WHERE
@@ -116,7 +116,8 @@ struct PostgresBatchDeleteStatement {
     ) throws -> StoreBatchOutcome {
         let sql = head + rows.sql + tail
         return try connection.execute(sql, rows.arguments, binary: true) { cursor in
-            var outcome = StoreBatchOutcome()
+            var deleted: [(key: Int64, id: ObjectID)] = []
+            var updated: [(key: Int64, id: ObjectID)] = []
             var entity: (number: Int64, name: String?) = (-1, nil)
             while cursor.next() {
                 guard let number = try cursor.int64OrNil(2) else { continue }
@@ -129,15 +130,22 @@ struct PostgresBatchDeleteStatement {
                     )
                 }
                 guard let name = entity.name else { continue }
-                let id = store.objectID(name, try cursor.int64(1))
+                let key = try cursor.int64(1)
                 if try cursor.int64(0) == 0 {
-                    outcome.deleted.append(id)
+                    deleted.append((key, store.objectID(name, key)))
                 } else {
-                    outcome.updated.append(id)
+                    updated.append((key, store.objectID(name, key)))
                 }
             }
-            return outcome
+            return StoreBatchOutcome(
+                deleted: Self.inKeyOrder(deleted), updated: Self.inKeyOrder(updated))
         }
+    }
+
+    /// The IDs of `rows` in key order (the statement returns them in the order changed).
+    private static func inKeyOrder(_ rows: [(key: Int64, id: ObjectID)]) -> [ObjectID] {
+        let ordered = zip(rows, rows.dropFirst()).allSatisfy { $0.key < $1.key }
+        return (ordered ? rows : rows.sorted { $0.key < $1.key }).map(\.id)
     }
 
     /// The rows to touch and the foreign keys to clear, by table.
