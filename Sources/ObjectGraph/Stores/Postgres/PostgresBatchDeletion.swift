@@ -1,7 +1,8 @@
 import PostgresClient
 
-/// A batch delete in PostgreSQL, inside the caller's transaction, with the rules of the SQLite
-/// store's batch delete (and of the rows path, ``StoreBatch/delete(_:)``). The keys of the rows
+/// A batch delete in PostgreSQL that reaches a cascade or deny rule (the others run as one
+/// statement, ``PostgresBatchDeleteStatement``), inside the caller's transaction, with the
+/// rules of the SQLite store's batch delete (and of the rows path, ``StoreBatch/delete(_:)``). The keys of the rows
 /// to delete and of the rows left alive whose relationships lose a deleted row are kept here,
 /// by table, in the order found; every statement reads or changes rows by key arrays bound as
 /// one parameter (`= ANY($1::bigint[])`):
@@ -37,7 +38,7 @@ struct PostgresBatchDeletion {
             let number = store.entityLayouts[entityIndex].entityNumber
             if deleted.insert(table, key, number) { fresh.insert(table, key, number) }
         }
-        let links = relationshipLinks()
+        let links = PostgresBatchLink.all(in: store)
         try cascade(from: fresh, links)
         try checkDenyRules(links)
         for link in links where link.hasInverse {
@@ -79,7 +80,7 @@ struct PostgresBatchDeletion {
     }
 
     /// Adds the targets of the cascade relationships of `fresh` (and of theirs, in turn).
-    private mutating func cascade(from fresh: KeyList, _ links: [Link]) throws {
+    private mutating func cascade(from fresh: KeyList, _ links: [PostgresBatchLink]) throws {
         var frontier = fresh
         while !frontier.isEmpty {
             var next = KeyList()
@@ -98,7 +99,7 @@ struct PostgresBatchDeletion {
     }
 
     /// Throws for the first deny relationship that holds a row not deleted, per relationship.
-    private func checkDenyRules(_ links: [Link]) throws {
+    private func checkDenyRules(_ links: [PostgresBatchLink]) throws {
         var problems: [ValidationError.Problem] = []
         for link in links where link.rule == .deny {
             let owners = deleted.keys(of: link.ownerTable, entity: link.entityNumber)
@@ -123,7 +124,7 @@ struct PostgresBatchDeletion {
 
     /// Clears the inverse's foreign keys that point at `owners` (rows being deleted) in the
     /// rows that stay, when the inverse is a to-one kept in the destination's row.
-    private func clearInverseForeignKey(_ link: Link, owners: [Int64]) throws {
+    private func clearInverseForeignKey(_ link: PostgresBatchLink, owners: [Int64]) throws {
         guard case .foreignKey(let table, let column, let entityColumn)? = link.inverseStorage
         else { return }
         try connection.execute(
@@ -139,7 +140,7 @@ struct PostgresBatchDeletion {
 
     /// Clears a to-one without an inverse pointing at a deleted row, in the rows that stay
     /// (touched): no reference to a deleted row is left.
-    private mutating func clearUnpairedForeignKey(_ link: Link) throws {
+    private mutating func clearUnpairedForeignKey(_ link: PostgresBatchLink) throws {
         guard case .foreignKey(let table, let column, let entityColumn) = link.storage else {
             return
         }
@@ -208,7 +209,7 @@ struct PostgresBatchDeletion {
 
     /// The (owner, target) pairs `link` holds for the rows `owners` (keys of its entity), with
     /// the target's `Z_ENT` (`nil`: no such row, a dangling reference), in key order.
-    private func pairs(_ link: Link, _ owners: [Int64]) throws
+    private func pairs(_ link: PostgresBatchLink, _ owners: [Int64]) throws
         -> [(owner: Int64, target: Int64, targetEntity: Int?)]
     {
         let destination = PostgresIdentifier.quoted(link.destinationTable)
@@ -244,50 +245,6 @@ struct PostgresBatchDeletion {
         return try connection.execute(sql, [PostgresStore.arrayLiteral(owners)]).rows.map { row in
             (try row.int64(0), try row.int64(1), try row.int64OrNil(2).map { Int($0) })
         }
-    }
-
-    /// Every persistent relationship of every concrete entity of the store, with its storage.
-    private func relationshipLinks() -> [Link] {
-        var links: [Link] = []
-        for entity in store.schema.entities where !entity.entity.isAbstract {
-            let entityLayout = store.entityLayouts[entity.index]
-            for position in entity.relationshipPositions {
-                guard case .relationship(let relationship) = entity.properties[position],
-                    !relationship.relationship.isTransient,
-                    let destination = relationship.destinationIndex,
-                    let storage = entityLayout.relationships[entity.names[position]]
-                else { continue }
-                let destinationLayout = store.entityLayouts[destination]
-                links.append(
-                    Link(
-                        entity: entity.name, entityNumber: entityLayout.entityNumber,
-                        ownerTable: entityLayout.tableName, name: entity.names[position],
-                        rule: relationship.relationship.deleteRule,
-                        hasInverse: relationship.inverseName != nil,
-                        selfInverse: relationship.inverseName == entity.names[position]
-                            && destinationLayout.tableName == entityLayout.tableName,
-                        storage: storage,
-                        inverseStorage: relationship.inverseName.flatMap {
-                            destinationLayout.relationships[$0]
-                        },
-                        destinationTable: destinationLayout.tableName))
-            }
-        }
-        return links
-    }
-
-    /// One relationship of one concrete entity.
-    private struct Link {
-        let entity: String
-        let entityNumber: Int
-        let ownerTable: String
-        let name: String
-        let rule: DeleteRule
-        let hasInverse: Bool
-        let selfInverse: Bool
-        let storage: RelationshipStorage
-        let inverseStorage: RelationshipStorage?
-        let destinationTable: String
     }
 
     /// Rows by table, each once, in the order added, with their `Z_ENT`s.

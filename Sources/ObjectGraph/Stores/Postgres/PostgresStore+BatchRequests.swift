@@ -31,17 +31,71 @@ extension PostgresStore {
         }
     }
 
-    /// Deletes the rows `query` matches and applies the delete rules (see
-    /// ``PostgresBatchDeletion``).
+    /// Deletes the rows `query` matches and applies the delete rules: in one statement
+    /// (``PostgresBatchDeleteStatement``) when no relationship of the query's entities
+    /// cascades or denies, else rule by rule (``PostgresBatchDeletion``).
     private func batchDelete(_ query: StoreQuery) throws -> StoreBatchOutcome {
-        try batchTransaction { connection in
-            var deletion = PostgresBatchDeletion(store: self, connection: connection)
-            try deletion.run(
-                matched: try batchKeys(query), table: entityLayouts[query.entityIndex].tableName)
-            let outcome = deletion.outcome()
+        let table = entityLayouts[query.entityIndex].tableName
+        let statement = PostgresBatchDeleteStatement(
+            store: self, table: table,
+            entityNumbers: Set(query.entityIndexes.map { entityLayouts[$0].entityNumber }))
+        return try batchTransaction { connection in
+            let outcome: StoreBatchOutcome
+            if let statement {
+                outcome = try statement.run(
+                    deleting: try batchDeletedRows(query), store: self, on: connection)
+            } else {
+                var deletion = PostgresBatchDeletion(store: self, connection: connection)
+                try deletion.run(matched: try batchKeys(query), table: table)
+                outcome = deletion.outcome()
+            }
             if !outcome.deleted.isEmpty { try announce() }
             return outcome
         }
+    }
+
+    /// What follows `DELETE FROM <table>` to delete the rows `query` matches: the compiled
+    /// condition on the table (`AS t0 WHERE …`) when it reads no other table, else `WHERE
+    /// "Z_PK" IN` the compiled key select, else (a predicate evaluated in memory) the keys
+    /// ``batchKeys(_:)`` chose, bound as one array. Run inside the batch's transaction.
+    func batchDeletedRows(_ query: StoreQuery) throws -> PostgresStatement {
+        let entity = schema.entities[query.entityIndex]
+        let compiler = queryCompiler
+        let condition = try withValues { values -> CompiledQuery? in
+            guard
+                let (_, context, condition) = try? compiler.prepare(
+                    entity: entity.name,
+                    includesSubentities: query.entityIndexes != [entity.index],
+                    predicate: query.predicate, values: values),
+                context.tableCount == 1
+            else { return nil }
+            return CompiledQuery(
+                sql: " AS t0" + (condition.map { " WHERE " + $0.sql } ?? ""),
+                arguments: condition?.arguments ?? [])
+        }
+        if let condition, let statement = try? PostgresStatement(condition) {
+            return statement
+        }
+        if case .sql(let select) = try withValues({
+            selectPlan(Self.keysOnly(query), values: $0)
+        }) {
+            return PostgresStatement(
+                sql: " WHERE \"Z_PK\" IN (SELECT m.k FROM (" + select.sql + ") AS m(k, e))",
+                arguments: select.arguments)
+        }
+        return PostgresStatement(
+            sql: " WHERE \"Z_PK\" = ANY($1::bigint[])",
+            arguments: [Self.arrayLiteral(try batchKeys(query).map(\.key))])
+    }
+
+    /// `query` asking for the keys of every row it matches, unsorted.
+    static func keysOnly(_ query: StoreQuery) -> StoreQuery {
+        var keysOnly = query
+        keysOnly.result = .ids
+        keysOnly.sortDescriptors = []
+        keysOnly.offset = 0
+        keysOnly.limit = 0
+        return keysOnly
     }
 
     /// The keys (`Z_PK`) and entities of the rows `query` matches, in key order, read on the
@@ -50,13 +104,8 @@ extension PostgresStore {
     /// predicate evaluated in memory over the rows of the query's entities (related rows read
     /// as the predicate needs them), exactly as the context's evaluator chooses them.
     func batchKeys(_ query: StoreQuery) throws -> [(key: Int64, entityIndex: Int)] {
-        var keysOnly = query
-        keysOnly.result = .ids
-        keysOnly.sortDescriptors = []
-        keysOnly.offset = 0
-        keysOnly.limit = 0
         let matched: [StoreRow]
-        if let answered = try fetch(keysOnly) {
+        if let answered = try fetch(Self.keysOnly(query)) {
             matched = answered
         } else {
             let graph = PostgresRowGraph(store: self)
