@@ -105,6 +105,9 @@ final class PostgresDistinctTexts: SQLValueSource {
     private let connection: PostgresConnection
     /// Whether this reader opened the transaction it reads in.
     private(set) var openedTransaction = false
+    /// Whether the compiler read any column's values (its SQL then depends on them, not on
+    /// the query alone).
+    private(set) var wasRead = false
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -118,6 +121,7 @@ final class PostgresDistinctTexts: SQLValueSource {
     }
 
     func distinctTexts(table: String, column: String, limit: Int) throws -> [String] {
+        wasRead = true
         if !connection.isInsideTransaction {
             try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ")
             openedTransaction = true

@@ -10,10 +10,8 @@ extension PostgresStore: RowDecodingStore {
     func fetchDecoded<Sink: RowSink>(_ query: StoreQuery, into sink: inout Sink) throws -> Bool {
         var query = query
         query.result = .rows
-        return try withValues { values in
-            guard case .sql(let statement) = selectPlan(query, values: values) else {
-                return false
-            }
+        return try withSelectPlan(query) { plan in
+            guard case .sql(let statement) = plan else { return false }
             try decode(statement, into: &sink)
             return true
         }

@@ -46,14 +46,30 @@ extension PostgresStore: SQLQueryingStore {
     var sqlQuerying: (any SQLQueryingStore)? { self }
 
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
-        try withValues { values in try fetch(query, values) }
+        try withSelectPlan(query) { plan in
+            guard case .sql(let statement) = plan else { return nil }
+            return try rows(of: statement, query.result)
+        }
     }
 
-    private func fetch(_ query: StoreQuery, _ values: PostgresDistinctTexts) throws
-        -> [StoreRow]?
-    {
-        guard case .sql(let statement) = selectPlan(query, values: values) else { return nil }
-        return try rows(of: statement, query.result)
+    /// The most fetch plans ``selectPlans`` keeps; past it, the cache starts again.
+    static let selectPlanLimit = 256
+
+    /// Runs `body` with the plan of `query`, on one connection of the pool. A plan whose
+    /// compiling read no column's values depends on the query alone (the layout, the model and
+    /// the server's collation do not change under an open store): it is kept, and the next
+    /// fetch of the same query neither compiles nor numbers its placeholders again, as the
+    /// SQLite store keeps its compiled queries.
+    func withSelectPlan<T>(_ query: StoreQuery, _ body: (Plan) throws -> T) throws -> T {
+        if let known = selectPlans[query] { return try postgres { try body(known) } }
+        return try withValues { values in
+            let plan = selectPlan(query, values: values)
+            if !values.wasRead {
+                if selectPlans.count >= Self.selectPlanLimit { selectPlans.removeAll() }
+                selectPlans[query] = plan
+            }
+            return try body(plan)
+        }
     }
 
     /// The rows `statement` selects (whole, or IDs only), read in place.

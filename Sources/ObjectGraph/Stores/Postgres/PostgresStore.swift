@@ -49,6 +49,9 @@ final class PostgresStore: PersistentStore {
     var idSpaces: [String: ObjectIDSpace] = [:]
     /// Row writing plans by schema entity index, made on first use.
     var writePlans: [Int: PostgresWritePlan] = [:]
+    /// The plans of fetches whose SQL depends on the query alone (see
+    /// ``withSelectPlan(_:_:)``), by query.
+    var selectPlans: [StoreQuery: Plan] = [:]
     /// History recording and save announcements (`PostgresStore+Publishing.swift`).
     let publishing: PostgresPublishing
     /// What makes text comparisons byte order on this server, for the compiler's native
