@@ -13,8 +13,8 @@ import PostgresClient
 ///   to-many without an inverse pointing at a deleted row) get their `Z_OPT` raised, and
 ///   their to-one foreign keys pointing at a deleted row cleared (`CASE`, one `UPDATE` per
 ///   table: PostgreSQL changes a row once per statement);
-/// - the answer: the keys and `Z_ENT`s deleted (kind 0) and touched (kind 1), put in key
-///   order here.
+/// - the answer: the keys deleted (kind 0) and touched (kind 1), one row per kind and `Z_ENT`
+///   with the keys packed in one `bytea`, put in key order here.
 ///
 /// These are the rules of ``PostgresBatchDeletion`` (which runs the deletes with cascade or
 /// deny rules), in one round trip and with no key read into the process before the delete.
@@ -97,14 +97,22 @@ struct PostgresBatchDeleteStatement {
                 "og_join\(number) AS (DELETE FROM \(quoted(join.name)) WHERE "
                     + naming.joined(separator: " OR ") + ")")
         }
-        var answer = ["SELECT 0, \"Z_PK\", \"Z_ENT\" FROM og_deleted"]
+        var answer = [Self.keys(kind: 0, of: "og_deleted")]
         for (number, holder) in store.layout.tables.map(\.name).enumerated() {
             guard let update = touches.update(holder, deletedFrom: table) else { continue }
             parts.append("og_touched\(number) AS (\(update))")
-            answer.append("SELECT 1, \"Z_PK\", \"Z_ENT\" FROM og_touched\(number)")
+            answer.append(Self.keys(kind: 1, of: "og_touched\(number)"))
         }
         tail =
             parts.joined(separator: ", ") + " " + answer.joined(separator: " UNION ALL ")
+    }
+
+    /// The answer's rows for the rows of `source`: `kind`, then one row per `Z_ENT` with the
+    /// keys as one `bytea` of 8-byte big-endian integers (`int8send`), read at once instead of
+    /// a row per key.
+    private static func keys(kind: Int, of source: String) -> String {
+        "SELECT \(kind), \"Z_ENT\", string_agg(int8send(\"Z_PK\"), ''::bytea) FROM \(source)"
+            + " GROUP BY \"Z_ENT\""
     }
 
     /// Deletes the rows `rows` chooses (what follows `DELETE FROM <table>`: `AS t0 WHERE
@@ -118,23 +126,22 @@ struct PostgresBatchDeleteStatement {
         return try connection.execute(sql, rows.arguments, binary: true) { cursor in
             var deleted: [(key: Int64, id: ObjectID)] = []
             var updated: [(key: Int64, id: ObjectID)] = []
-            var entity: (number: Int64, name: String?) = (-1, nil)
             while cursor.next() {
-                guard let number = try cursor.int64OrNil(2) else { continue }
-                if number != entity.number {
-                    entity = (
-                        number,
-                        store.schemaIndexByNumber[Int(number)].map {
-                            store.schema.entities[$0].name
-                        }
-                    )
-                }
-                guard let name = entity.name else { continue }
-                let key = try cursor.int64(1)
-                if try cursor.int64(0) == 0 {
-                    deleted.append((key, store.objectID(name, key)))
-                } else {
-                    updated.append((key, store.objectID(name, key)))
+                guard let number = try cursor.int64OrNil(1),
+                    let index = store.schemaIndexByNumber[Int(truncatingIfNeeded: number)],
+                    let keys = try cursor.bytes(2)
+                else { continue }
+                let space = store.idSpace(store.schema.entities[index].name)
+                let isDeleted = try cursor.int64(0) == 0
+                keys.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset + 8 <= bytes.count {
+                        let key = Int64(
+                            bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+                        offset += 8
+                        let row = (key, ObjectID(space: space, key: .permanent(key)))
+                        if isDeleted { deleted.append(row) } else { updated.append(row) }
+                    }
                 }
             }
             return StoreBatchOutcome(
