@@ -18,10 +18,14 @@ struct PostgresSelectPlanTests {
         return try context.fetch(request).compactMap { $0["name"] as String? }.sorted()
     }
 
-    /// How many fetch plans the context's PostgreSQL store keeps.
-    static func planCount(_ context: ManagedContext) -> Int {
+    /// How many fetch plans (or aggregate plans) the context's PostgreSQL store keeps.
+    static func planCount(_ context: ManagedContext, aggregates: Bool = false) -> Int {
         context.coordinator.withStoresLocked { stores in
-            stores.compactMap { ($0 as? PostgresStore)?.selectPlans.count }.reduce(0, +)
+            stores.compactMap { store in
+                (store as? PostgresStore).map {
+                    aggregates ? $0.aggregatePlans.count : $0.selectPlans.count
+                }
+            }.reduce(0, +)
         }
     }
 
@@ -55,5 +59,19 @@ struct PostgresSelectPlanTests {
         #expect(try Self.names(context, "name BEGINSWITH 'J'") == ["Jack", "Jill", "Joe"])
         #expect(try Self.names(context, "name CONTAINS[cd] 'a'") == ["Ann", "Jack"])
         #expect(Self.planCount(context) == kept + 1)
+    }
+
+    @Test("an aggregate fetch's plan is kept too, and answers what the rows hold now")
+    func aggregateKept() throws {
+        let log = StatementLog()
+        let context = try PostgresNativeTextTests.store(["a", "b"], log: log)
+        var request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.propertiesToFetch = [.aggregate(.count, of: "name", as: "names")]
+        #expect(try context.fetchDictionaries(request).first?["names"] == .integer(2))
+        #expect(Self.planCount(context, aggregates: true) == 1)
+        try context.insert("Gadget").set("c", for: "name")
+        try context.save()
+        #expect(try context.fetchDictionaries(request).first?["names"] == .integer(3))
+        #expect(Self.planCount(context, aggregates: true) == 1)
     }
 }

@@ -7,29 +7,53 @@ import PostgresClient
 /// 64-bit integers (the evaluator then answers a double) are left to the context's evaluator:
 /// the store answers `nil`, and the answer is the same.
 extension PostgresStore {
-    func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? {
-        try withValues { values in try aggregate(query, values) }
-    }
-
-    private func aggregate(_ query: StoreAggregateQuery, _ values: PostgresDistinctTexts) throws
-        -> [[String: Value]]?
-    {
-        let entity = schema.entities[query.rows.entityIndex]
+    /// A compiled aggregate fetch: the compiler's reading of its columns and the statement.
+    struct AggregatePlan {
         let compiled: SQLAggregateCompiler.Compiled
         let statement: PostgresStatement
+    }
+
+    func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? {
+        // Kept as fetch plans are (``withSelectPlan(_:_:)``): nil, an aggregate left to the
+        // evaluator.
+        if let known = aggregatePlans[query] {
+            guard let known else { return nil }
+            return try postgres { try aggregateRows(known) }
+        }
+        return try withValues { values in
+            let plan = aggregatePlan(query, values)
+            if !values.wasRead {
+                if aggregatePlans.count >= Self.selectPlanLimit { aggregatePlans.removeAll() }
+                aggregatePlans[query] = .some(plan)
+            }
+            guard let plan else { return nil }
+            return try aggregateRows(plan)
+        }
+    }
+
+    /// The statement of `query`, or nil when it has no exact translation.
+    private func aggregatePlan(_ query: StoreAggregateQuery, _ values: PostgresDistinctTexts)
+        -> AggregatePlan?
+    {
+        let entity = schema.entities[query.rows.entityIndex]
         do {
-            compiled = try SQLAggregateCompiler(compiler: queryCompiler).compile(
+            let compiled = try SQLAggregateCompiler(compiler: queryCompiler).compile(
                 query, entity: entity.name,
                 includesSubentities: query.rows.entityIndexes != [entity.index],
                 values: values)
-            statement = try PostgresStatement(compiled.query)
+            return AggregatePlan(
+                compiled: compiled, statement: try PostgresStatement(compiled.query))
         } catch {
             return nil
         }
-        let result = try postgres { try connection.execute(statement.sql, statement.arguments) }
+    }
+
+    /// The dictionaries `plan`'s statement gives; nil when a sum does not fit in 64 bits.
+    private func aggregateRows(_ plan: AggregatePlan) throws -> [[String: Value]]? {
+        let result = try connection.execute(plan.statement.sql, plan.statement.arguments)
         var rows: [[String: Value]] = []
         for row in result.rows {
-            guard let decoded = try aggregateRow(row, compiled) else { return nil }
+            guard let decoded = try aggregateRow(row, plan.compiled) else { return nil }
             rows.append(decoded)
         }
         return rows

@@ -52,6 +52,9 @@ final class PostgresStore: PersistentStore {
     /// The plans of fetches whose SQL depends on the query alone (see
     /// ``withSelectPlan(_:_:)``), by query.
     var selectPlans: [StoreQuery: Plan] = [:]
+    /// The plans of aggregate fetches whose SQL depends on the query alone, by query (nil:
+    /// left to the evaluator).
+    var aggregatePlans: [StoreAggregateQuery: AggregatePlan?] = [:]
     /// History recording and save announcements (`PostgresStore+Publishing.swift`).
     let publishing: PostgresPublishing
     /// What makes text comparisons byte order on this server, for the compiler's native
