@@ -38,12 +38,8 @@ struct HistoryChangeRecord: Hashable {
                 var columns: Data?
                 if type == .update {
                     let entity = schema.entities[row.entityIndex]
-                    let positions = row.changedPositions ?? Array(entity.properties.indices)
-                    columns = columnMask(
-                        positions.filter {
-                            $0 < entity.isTransient.count && !entity.isTransient[$0]
-                        },
-                        count: entity.properties.count)
+                    columns = updatedColumns(
+                        row.changedPositions ?? Array(entity.properties.indices), of: entity)
                 }
                 records.append(
                     HistoryChangeRecord(
@@ -52,6 +48,14 @@ struct HistoryChangeRecord: Hashable {
             }
         }
         return records
+    }
+
+    /// `ZCOLUMNS` of an update of the properties of `entity` at `positions`: the persistent
+    /// ones (transient properties are never recorded).
+    static func updatedColumns(_ positions: [Int], of entity: EntitySchema) -> Data {
+        columnMask(
+            positions.filter { $0 < entity.isTransient.count && !entity.isTransient[$0] },
+            count: entity.properties.count)
     }
 
     /// `ZCOLUMNS`: a bit per property position of the entity (inherited properties first, in

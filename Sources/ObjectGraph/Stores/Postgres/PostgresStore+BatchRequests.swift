@@ -76,9 +76,7 @@ extension PostgresStore {
         if let condition, let statement = try? PostgresStatement(condition) {
             return statement
         }
-        if case .sql(let select) = try withValues({
-            selectPlan(Self.keysOnly(query), values: $0)
-        }) {
+        if case .sql(let select) = try withSelectPlan(Self.keysOnly(query), { $0 }) {
             return PostgresStatement(
                 sql: " WHERE \"Z_PK\" IN (SELECT m.k FROM (" + select.sql + ") AS m(k, e))",
                 arguments: select.arguments)

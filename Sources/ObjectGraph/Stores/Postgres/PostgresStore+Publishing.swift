@@ -126,15 +126,12 @@ extension PostgresStore {
         var transaction: Int64 = 0
         if tracksHistory {
             let records = rows.map { row in
-                let entity = schema.entities[row.entityIndex]
-                let kept = positions.filter {
-                    $0 < entity.isTransient.count && !entity.isTransient[$0]
-                }
-                return HistoryChangeRecord(
+                HistoryChangeRecord(
                     entityNumber: entityLayouts[row.entityIndex].entityNumber, key: row.key,
                     type: type,
                     columns: type == .update
-                        ? HistoryChangeRecord.columnMask(kept, count: entity.properties.count)
+                        ? HistoryChangeRecord.updatedColumns(
+                            positions, of: schema.entities[row.entityIndex])
                         : nil)
             }
             transaction = try record(records, tombstones: [:])
