@@ -155,17 +155,18 @@ extension SQLPredicateTranslator {
     }
 
     /// A comparison PostgreSQL answers as the evaluator does; doubles read from rows are
-    /// checked for NaN, which equals and orders against nothing in the evaluator.
+    /// checked for NaN, which equals and orders against nothing in the evaluator. A column
+    /// against a bound constant is a plain comparison with `IS NOT NULL` tests (``nullFalse``),
+    /// which PostgreSQL serves from an index; `COALESCE(…, FALSE)` and `IS NOT DISTINCT FROM`
+    /// only where both sides are expressions or both may be nil.
     private func native(_ left: SQLFragment, _ op: ComparisonOperator, _ right: SQLFragment)
         -> SQLPiece
     {
         var terms: [SQLPiece] = []
-        if op == .equal {
+        if op == .equal, left.nullable, right.nullable {
             terms.append(dialect.same(left.piece, right.piece))
         } else {
-            terms.append(
-                dialect.falseWhenNull(
-                    "(" + left.piece + " \(Self.symbol(op)) " + right.piece + ")"))
+            terms.append(nullFalse(left, Self.symbol(op), right))
         }
         for side in [left, right] where side.isDouble && side.constant == nil {
             terms.append(

@@ -308,8 +308,8 @@ final class SQLPredicateTranslator {
     }
 
     /// `l op r`, 0 rather than NULL when either side is nil. Columns and arguments compare
-    /// plainly (`(l > ? AND l IS NOT NULL)`), so SQLite can use an index.
-    private func nullFalse(_ left: SQLFragment, _ symbol: String, _ right: SQLFragment)
+    /// plainly (`(l > ? AND l IS NOT NULL)`), so SQLite (and PostgreSQL) can use an index.
+    func nullFalse(_ left: SQLFragment, _ symbol: String, _ right: SQLFragment)
         -> SQLPiece
     {
         let comparison = "(" + left.piece + " \(symbol) " + right.piece + ")"
