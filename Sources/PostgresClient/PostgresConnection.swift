@@ -151,6 +151,31 @@ public final class PostgresConnection {
     /// }
     /// ```
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(beginning: "BEGIN", body)
+    }
+
+    /// Runs `body` in a transaction begun with `isolation` (one `BEGIN ISOLATION LEVEL …`
+    /// statement): committed when it returns, rolled back when it throws. Inside a transaction
+    /// already, the server refuses to change the level (`SET TRANSACTION` after a query), and
+    /// this throws its error.
+    ///
+    /// ```swift
+    /// try connection.transaction(isolation: .repeatableRead) {
+    ///     try connection.execute("DELETE FROM t WHERE id > $1", [.integer(10)])
+    /// }
+    /// ```
+    public func transaction<T>(isolation: PostgresIsolation, _ body: () throws -> T) throws -> T {
+        if isInsideTransaction {
+            return try transaction {
+                try run("SET TRANSACTION ISOLATION LEVEL " + isolation.sql)
+                return try body()
+            }
+        }
+        return try transaction(beginning: "BEGIN ISOLATION LEVEL " + isolation.sql, body)
+    }
+
+    /// ``transaction(_:)`` begun with `beginning` when not inside a transaction already.
+    private func transaction<T>(beginning: String, _ body: () throws -> T) throws -> T {
         if isInsideTransaction {
             savepointDepth += 1
             defer { savepointDepth -= 1 }
@@ -165,7 +190,7 @@ public final class PostgresConnection {
                 throw error
             }
         }
-        try run("BEGIN")
+        try run(beginning)
         do {
             let value = try body()
             try run("COMMIT")

@@ -126,6 +126,35 @@ struct PostgresConnectionTests {
         #expect(values == [1])
     }
 
+    @Test("a transaction begun at an isolation level runs at it, in one snapshot")
+    func isolatedTransactions() throws {
+        let (connection, other) = (try Self.connect(), try Self.connect())
+        let table = PostgresIdentifier.quoted(TestPostgresServer.freshSchema("isolation"))
+        try connection.run("CREATE TABLE \(table) (v integer)")
+        defer { _ = try? connection.run("DROP TABLE \(table)") }
+        func count() throws -> Int64? {
+            try connection.execute("SELECT count(*) FROM \(table)").rows.first?.int64(0)
+        }
+        let seen = try connection.transaction(isolation: .repeatableRead) {
+            () throws -> [Int64?] in
+            let level = try connection.execute("SELECT current_setting('transaction_isolation')")
+            #expect(level.rows.first?.text(0) == "repeatable read")
+            let before = try count()
+            try other.execute("INSERT INTO \(table) VALUES ($1)", [.integer(1)])
+            return [before, try count()]
+        }
+        #expect(seen == [0, 0])
+        #expect(try count() == 1)
+        // Inside a transaction already, the level cannot change: the server's error is thrown.
+        #expect(throws: PostgresError.self) {
+            try connection.transaction {
+                _ = try count()
+                try connection.transaction(isolation: .serializable) { _ = try count() }
+            }
+        }
+        #expect(!connection.isInsideTransaction)
+    }
+
     @Test("a refused connection names the redacted URL, not the password")
     func connectionFailure() throws {
         let server = try TestPostgresServer.require()

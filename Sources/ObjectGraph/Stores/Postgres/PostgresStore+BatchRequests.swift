@@ -128,9 +128,8 @@ extension PostgresStore {
             var attempt = 1
             while true {
                 do {
-                    return try connection.transaction {
-                        try connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                        return try body(try connection)
+                    return try connection.transaction(isolation: .repeatableRead) {
+                        try body(try connection)
                     }
                 } catch let error as PostgresError
                     where (error.sqlState == "40001" || error.sqlState == "40P01")
