@@ -88,15 +88,17 @@ struct BenchOptions {
           --history              open ObjectGraph's SQLite stores with persistent history on
                                  (the raw side is unchanged), to measure what recording costs
           --store postgres       compare ObjectGraph's PostgreSQL store with raw libpq instead
-                                 (insert, fetch_all, query, update_all, prefetch, delete_all,
-                                 then concurrent_save: 1 process saving against 4), on a
-                                 private server (initdb in a temporary folder, Unix socket)
+                                 (insert, fetch_all, query, update_all, prefetch, aggregate,
+                                 delete_all, batch_insert, batch_update, batch_delete, then
+                                 concurrent_import and migrate in fresh schemas, then
+                                 concurrent_save: 1 process saving against 4), on a private
+                                 server (initdb in a temporary folder, Unix socket)
           --url URL              the same on the database URL names (schemas bench_* are
                                  made and dropped there)
           --ops LIST             run only these operations (comma-separated: insert, fetch_all,
                                  query, update_all, prefetch, aggregate, delete_all,
                                  batch_insert, batch_update, batch_delete, concurrent_import,
-                                 migrate, typed_access, live_update; an
+                                 migrate, typed_access, live_update, concurrent_save; an
                                  operation works on the file the earlier ones left)
         """
 

@@ -2,11 +2,13 @@ import Foundation
 import ObjectGraph
 
 /// The ObjectGraph side of `concurrent_import`: one coordinator on a fresh SQLite file (WAL),
-/// ``Workload/importWriters`` background contexts each inserting its slice of the people (the
-/// `insert` operation's shape, with teams of its own) and saving every
-/// ``Workload/importBatch``, each driven by its own thread through `performAndWait`, while a
-/// main-queue context that merges their saves automatically (the view context of an app) counts
-/// the people every ``Workload/importReadInterval`` on the main thread.
+/// or a fresh PostgreSQL schema (`--store postgres`; the coordinator runs one save at a time,
+/// so the writers' saves take turns on the store's connection), ``Workload/importWriters``
+/// background contexts each inserting its slice of the people (the `insert` operation's shape,
+/// with teams of its own) and saving every ``Workload/importBatch``, each driven by its own
+/// thread through `performAndWait`, while a main-queue context that merges their saves
+/// automatically (the view context of an app) counts the people every
+/// ``Workload/importReadInterval`` on the main thread.
 ///
 /// Opening the store is not timed; the clock stops once every writer has saved its last batch
 /// and the view context has merged every save (its queue has run every merge handed to it) and
@@ -14,12 +16,14 @@ import ObjectGraph
 struct ConcurrentImportRunner {
     let n: Int
     let url: URL
+    /// The store's type: `.sqlite` or `.postgres`.
+    var storeType: StoreType = .sqlite
     /// What the writers made, released only after timing.
     let retained: Retained
 
     func run() throws -> SideResult {
         let coordinator = StoreCoordinator(model: Workload.model())
-        try coordinator.addStore(type: .sqlite, at: url)
+        try coordinator.addStore(type: storeType, at: url)
         let start = Clock.now()
         let startCPU = Clock.cpu()
         let view = ManagedContext(coordinator: coordinator, concurrencyType: .mainQueue)

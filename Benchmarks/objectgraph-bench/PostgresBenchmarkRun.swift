@@ -4,8 +4,11 @@ import Foundation
 /// PostgreSQL store against raw libpq (``RawPostgresRunner``), each side in its own schema of
 /// one database on the benchmark's own server (``BenchPostgresServer``) or the one `--url`
 /// names, each side and operation in its own child process as for SQLite. With `--repeat K`
-/// the whole chain runs K times in fresh schemas and the medians are reported. Then
-/// `concurrent_save`: the throughput of 1 process saving against 4 at once, on each side.
+/// the whole chain runs K times in fresh schemas and the medians are reported. Then the
+/// fresh-store operations, as for SQLite: `concurrent_import` (``ConcurrentImportRunner`` on a
+/// `.postgres` store against ``RawPostgresConcurrentImport``) and `migrate`
+/// (``PostgresMigrateBenchmark``), each run in fresh schemas; then `concurrent_save`: the
+/// throughput of 1 process saving against 4 at once, on each side.
 struct PostgresBenchmarkRun {
     let options: BenchOptions
     let launcher = ChildLauncher()
@@ -77,8 +80,52 @@ struct PostgresBenchmarkRun {
                 queries: operation == "query" ? queries : nil)
             print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
+        try measureFreshStores(base: base, tag: tag, schemas: &schemas)
         if options.runs("concurrent_save") {
             try measureSavers(base: base, tag: tag, schemas: &schemas)
+        }
+    }
+
+    /// `concurrent_import` and `migrate` (``Workload/freshStoreOperations``): each run of each
+    /// side in a fresh schema of its own (`migrate`'s filled first by an untimed `insert` child
+    /// of that side), sides alternating, `--repeat` times; the medians are reported.
+    private func measureFreshStores(base: String, tag: String, schemas: inout [String]) throws {
+        for operation in Workload.freshStoreOperations where options.runs(operation) {
+            var objectGraphRuns: [SideResult] = []
+            var rawRuns: [SideResult] = []
+            for repetition in 0..<options.repetitions {
+                var results: [BenchOptions.Side: SideResult] = [:]
+                for side in BenchOptions.Side.allCases {
+                    let schema = "bench_\(operation)_\(side.rawValue)_\(tag)_\(repetition)"
+                    schemas.append(schema)
+                    let extra = ["--url", try Self.url(base, schema: schema)]
+                    if operation == "migrate" {
+                        _ = try launcher.run(
+                            side: side, operation: "insert", n: options.n, directory: scratch,
+                            queries: 1, budget: 1, store: "postgres", extra: extra)
+                    }
+                    results[side] = try launcher.run(
+                        side: side, operation: operation, n: options.n, directory: scratch,
+                        queries: 1, budget: 1, store: "postgres", extra: extra)
+                }
+                guard let objectGraph = results[.objectGraph], let raw = results[.raw] else {
+                    throw BenchError.failed("\(operation): no run")
+                }
+                guard objectGraph.checksum == raw.checksum, objectGraph.count == raw.count else {
+                    throw BenchError.mismatch(
+                        "\(operation): objectgraph checksum \(objectGraph.checksum) over "
+                            + "\(objectGraph.count), raw \(raw.checksum) over \(raw.count)")
+                }
+                objectGraphRuns.append(objectGraph)
+                rawRuns.append(raw)
+            }
+            guard let objectGraph = SideResult.median(of: objectGraphRuns),
+                let raw = SideResult.median(of: rawRuns)
+            else { continue }
+            let measurement = Measurement(
+                operation: operation, n: options.n, objectGraph: objectGraph, raw: raw,
+                queries: nil)
+            print(options.json ? Report.json(measurement) : Report.text(measurement))
         }
     }
 

@@ -56,8 +56,13 @@
 //   tables, statements prepared once, one transaction per writing operation, Z_OPT checked
 //   per row or bumped by the batch), each side in a schema of its own on a private server the
 //   benchmark starts (initdb in a temporary folder, Unix socket only; BenchPostgresServer) or
-//   on the database --url names; `--repeat K` runs the chain K times in fresh schemas. Then
-//   `concurrent_save`: n people saved by 1 process, then by 4 at once (PostgresSavers).
+//   on the database --url names; `--repeat K` runs the chain K times in fresh schemas. Then,
+//   as for SQLite, each in fresh schemas: `concurrent_import` (4 background contexts on one
+//   coordinator of a `.postgres` store against 4 threads with a libpq connection each, sending
+//   the SQL the store sends per save: RawPostgresConcurrentImport) and `migrate` (a store
+//   filled by an untimed insert child, migrated by the coordinator's automatic migration
+//   against the same staging-schema rebuild in hand-written SQL: PostgresMigrateBenchmark).
+//   Then `concurrent_save`: n people saved by 1 process, then by 4 at once (PostgresSavers).
 // - Failures print the error and exit 1; usage errors exit 2.
 
 import Foundation
@@ -104,8 +109,23 @@ func runPostgresChild(_ options: BenchOptions, side: BenchOptions.Side) throws -
     else { throw BenchError.usage("--store postgres needs --op and --url") }
     let baseline = PeakMemory.currentKilobytes()
     let retained = Retained()
+    let schema =
+        URLComponents(string: text)?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
+    let conninfo = try PostgresBenchmarkRun.url(text, schema: nil)
     var result: SideResult
     switch (side, operation) {
+    case (.objectGraph, "concurrent_import"):
+        result = try ConcurrentImportRunner(
+            n: options.n, url: url, storeType: .postgres, retained: retained
+        ).run()
+    case (.objectGraph, "migrate"):
+        result = try PostgresMigrateBenchmark.objectGraph(
+            url: url, conninfo: conninfo, schema: schema)
+    case (.raw, "concurrent_import"):
+        result = try RawPostgresConcurrentImport(n: options.n, conninfo: conninfo, schema: schema)
+            .run()
+    case (.raw, "migrate"):
+        result = try PostgresMigrateBenchmark.raw(conninfo: conninfo, schema: schema)
     case (.objectGraph, "pg_create"):
         try StoreCoordinator(model: Workload.model()).addStore(type: .postgres, at: url)
         result = SideResult(seconds: 0, checksum: 0, count: 0)
@@ -119,11 +139,8 @@ func runPostgresChild(_ options: BenchOptions, side: BenchOptions.Side) throws -
             retained: retained
         ).run(operation, queries: options.queries, budget: options.queryBudget)
     case (.raw, _):
-        let components = URLComponents(string: text)
-        let schema = components?.queryItems?.first { $0.name == "schema" }?.value ?? "public"
         result = try RawPostgresRunner(
-            n: options.n, conninfo: try PostgresBenchmarkRun.url(text, schema: nil),
-            schema: schema, retained: retained
+            n: options.n, conninfo: conninfo, schema: schema, retained: retained
         ).run(
             operation, queries: options.queries, writer: options.writer,
             writers: options.writers, startAt: options.startAt)
