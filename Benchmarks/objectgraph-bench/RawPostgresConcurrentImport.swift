@@ -9,7 +9,8 @@ import Foundation
 /// save, as prepared statements: the batch's keys reserved in `Z_PRIMARYKEY` first, one
 /// autocommitted `UPDATE … RETURNING` per entity (as a context obtains permanent IDs before it
 /// saves, so the row lock is not held through the batch), then one transaction with the teams
-/// that gain members bumped (`Z_OPT` checked, in key order) and one `INSERT` per person (the
+/// that gain members bumped (`Z_OPT` checked, in key order) and the people inserted as the
+/// store inserts a save's rows (``RawPostgresSetInsert``: one `INSERT … FROM unnest(…)`; the
 /// first batch inserting the writer's teams instead). ObjectGraph's `pg_notify` for other
 /// processes is left out: the raw reader polls.
 ///
@@ -62,12 +63,6 @@ struct RawPostgresConcurrentImport {
         return result
     }
 
-    /// The person insert, columns in the order ObjectGraph's store writes them.
-    static let insertPersonSQL =
-        "INSERT INTO \"ZPERSON\" (\"Z_OPT\", \"Z_PK\", \"Z_ENT\", \"ZID\", \"ZNAME\", \"ZAGE\","
-        + " \"ZEMAIL\", \"ZSCORE\", \"ZCREATED\", \"ZTEAM\") VALUES (1, $1, $2, $3, $4, $5, $6,"
-        + " $7, $8, $9)"
-
     /// Writer `writer`'s import on its own connection: its teams with its first batch, then
     /// its people, ``Workload/importBatch`` per transaction. Returns the checksum of the
     /// people's values.
@@ -86,34 +81,26 @@ struct RawPostgresConcurrentImport {
             let firstPerson = try RawPostgresRunner.reserveKeys(db, entity: 1, count: batch.count)
             checksum &+= try db.transaction {
                 if teams.isEmpty {
-                    for index in 0..<teamCount {
-                        let key = firstTeam + Int64(index)
-                        try db.run(
-                            "import_team",
-                            "INSERT INTO \"ZTEAM\" (\"Z_OPT\", \"Z_PK\", \"Z_ENT\", \"ZNAME\")"
-                                + " VALUES (1, $1, $2, $3)",
-                            [String(key), "2", Workload.teamName(writer * teamCount + index)]
-                        ).clear()
-                        teams.append((key, 1))
-                    }
+                    let keys = (0..<teamCount).map { firstTeam + Int64($0) }
+                    try RawPostgresSetInsert.teams(
+                        keys: keys,
+                        names: (0..<teamCount).map {
+                            Workload.teamName(writer * teamCount + $0)
+                        }, name: "import_team", db)
+                    teams = keys.map { ($0, 1) }
                 } else {
                     try bumpTeams(
                         of: batch, slice: slice, teamCount: teamCount, teams: &teams, db: db)
                 }
                 var batchChecksum: Int64 = 0
+                var people: [RawPostgresSetInsert.Person] = []
                 for index in batch {
                     let values = Workload.person(index)
                     let team = teams[(index - slice.lowerBound) % teamCount].key
-                    try db.run(
-                        "import_person", insertPersonSQL,
-                        [
-                            String(firstPerson + Int64(index - batch.lowerBound)), "1",
-                            String(values.id), values.name, String(values.age), values.email,
-                            "\(values.score)", "\(values.created)", String(team),
-                        ]
-                    ).clear()
+                    people.append((firstPerson + Int64(index - batch.lowerBound), team, values))
                     batchChecksum &+= values.checksum
                 }
+                try RawPostgresSetInsert.people(people, name: "import_person", db)
                 return batchChecksum
             }
             next = batch.upperBound

@@ -104,39 +104,25 @@ struct RawPostgresRunner {
         _ db: RawPostgres, _ range: Range<Int>, firstKey: Int64, teamKeys: [Int64]
     ) throws -> Int64 {
         var checksum: Int64 = 0
+        var people: [RawPostgresSetInsert.Person] = []
+        people.reserveCapacity(range.count)
         for (offset, index) in range.enumerated() {
             let values = Workload.person(index)
             let team = teamKeys[Workload.team(ofPerson: index, teams: teamKeys.count)]
-            try db.run(
-                "insert_person",
-                "INSERT INTO \"ZPERSON\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \"ZTEAM\", \"ZID\","
-                    + " \"ZNAME\", \"ZAGE\", \"ZEMAIL\", \"ZSCORE\", \"ZCREATED\")"
-                    + " VALUES ($1, 1, 1, $2, $3, $4, $5, $6, $7, $8)",
-                [
-                    String(firstKey + Int64(offset)), String(team), String(values.id),
-                    values.name, String(values.age), values.email, "\(values.score)",
-                    "\(values.created)",
-                ]
-            ).clear()
+            people.append((firstKey + Int64(offset), team, values))
             checksum &+= values.checksum
         }
+        try RawPostgresSetInsert.people(people, name: "insert_person", db)
         return checksum
     }
 
     /// Inserts `count` teams named from `firstName` on; returns their keys.
     static func insertTeams(_ db: RawPostgres, count: Int, firstName: Int) throws -> [Int64] {
         let first = try reserveKeys(db, entity: 2, count: count)
-        var keys: [Int64] = []
-        for index in 0..<count {
-            let key = first + Int64(index)
-            try db.run(
-                "insert_team",
-                "INSERT INTO \"ZTEAM\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \"ZNAME\")"
-                    + " VALUES ($1, 2, 1, $2)",
-                [String(key), Workload.teamName(firstName + index)]
-            ).clear()
-            keys.append(key)
-        }
+        let keys = (0..<count).map { first + Int64($0) }
+        try RawPostgresSetInsert.teams(
+            keys: keys, names: (0..<count).map { Workload.teamName(firstName + $0) },
+            name: "insert_team", db)
         return keys
     }
 

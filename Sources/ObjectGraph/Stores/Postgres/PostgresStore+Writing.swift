@@ -134,7 +134,7 @@ extension PostgresStore {
                 if !conflicts.isEmpty {
                     throw SaveError.conflicts(try withStoreVersions(conflicts))
                 }
-                for row in inserted { try insert(row) }
+                try insertRows(inserted, insertOne: insert)
                 for row in inserted { try writeRelationships(row) }
                 for row in updated { try writeRelationships(row) }
                 try publish(changes, tombstones: tombstones)
