@@ -8,6 +8,15 @@ extension PostgresConnection {
     /// values in binary form (no number printed and parsed again); the cursor reads them as
     /// it reads the text form (see ``PostgresCursor``).
     ///
+    /// With `streaming`, the rows are read as they arrive, each freed when the cursor moves
+    /// on (libpq's single-row mode), not received whole first: a result of many rows never
+    /// sits whole in memory beside what `read` makes of it, at a small cost per row. The
+    /// cursor's ``PostgresCursor/rowCount`` is then the rows received so far. When `read`
+    /// returns early, the rows not read are received and dropped; a server error after some
+    /// rows (`read` saw those) is thrown whatever `read` returned or threw. Either way the
+    /// connection is ready for the next statement. The ``statementObserver`` hears of a
+    /// streamed statement once its rows are read (its time includes `read`'s).
+    ///
     /// ```swift
     /// let names = try connection.execute("SELECT name FROM t WHERE id > $1", [.integer(0)]) {
     ///     cursor in
@@ -20,8 +29,9 @@ extension PostgresConnection {
     ///   `read` throws.
     public func execute<T>(
         _ sql: String, _ arguments: [PostgresValue] = [], binary: Bool = false,
-        reading read: (inout PostgresCursor) throws -> T
+        streaming: Bool = false, reading read: (inout PostgresCursor) throws -> T
     ) throws -> T {
+        if streaming { return try streamed(sql, arguments, binary: binary, reading: read) }
         let started = statementObserver == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         let sent = try sent(sql, arguments, binaryResults: binary)
         let result: OpaquePointer

@@ -86,6 +86,14 @@ public final class PostgresConnection {
     func sent(_ sql: String, _ arguments: [PostgresValue], binaryResults: Bool = false)
         throws(PostgresError) -> OpaquePointer?
     {
+        try Self.check(arguments, sql: sql)
+        let result = try executePrepared(sql, arguments, binaryResults: binaryResults)
+        guard Self.isStalePlan(result), try replanned(sql, clearing: result) else { return result }
+        return try executePrepared(sql, arguments, binaryResults: binaryResults)
+    }
+
+    /// Throws when an argument holds a NUL character (PostgreSQL text cannot store one).
+    static func check(_ arguments: [PostgresValue], sql: String) throws(PostgresError) {
         for (index, argument) in arguments.enumerated() {
             if case .text(let text) = argument, text.utf8.contains(0) {
                 throw PostgresError(
@@ -94,17 +102,20 @@ public final class PostgresConnection {
                         + " PostgreSQL text cannot store", sql: sql)
             }
         }
-        let result = try executePrepared(sql, arguments, binaryResults: binaryResults)
-        guard Self.isStalePlan(result) else { return result }
-        // The statement's tables changed under it since it was prepared (a column's type, a
-        // table dropped and made again by a migration): the server refuses the old plan's
-        // result type. Prepared again and run once more, unless a transaction is open (the
-        // error has aborted it; the next use prepares anew).
+    }
+
+    /// After `result`, a refusal of the statement prepared for `sql` (see
+    /// ``isStalePlan(_:)``): the statement's tables changed under it since it was prepared (a
+    /// column's type, a table dropped and made again by a migration), and the server refuses
+    /// the old plan's result type. The statement is forgotten; `true` (`result` cleared and the
+    /// old statement deallocated) when it is to be prepared again and run once more, `false`
+    /// inside a transaction (the error has aborted it; the next use prepares anew).
+    func replanned(_ sql: String, clearing result: OpaquePointer?) throws(PostgresError) -> Bool {
         let name = preparedNames.removeValue(forKey: sql)
-        guard !isInsideTransaction else { return result }
+        guard !isInsideTransaction else { return false }
         PQclear(result)
         if let name { try run("DEALLOCATE " + PostgresIdentifier.quoted(name)) }
-        return try executePrepared(sql, arguments, binaryResults: binaryResults)
+        return true
     }
 
     /// Runs the statement prepared for `sql` (preparing it first when new).
@@ -122,7 +133,7 @@ public final class PostgresConnection {
     /// Whether `result` is the server's refusal of a prepared statement whose plan no longer
     /// gives the result type it was prepared with (SQLSTATE 0A000, "cached plan must not
     /// change result type").
-    private static func isStalePlan(_ result: OpaquePointer?) -> Bool {
+    static func isStalePlan(_ result: OpaquePointer?) -> Bool {
         guard let result, PQresultStatus(result) == PGRES_FATAL_ERROR,
             let code = PQresultErrorField(result, Int32(UInt8(ascii: "C")))
         else { return false }
@@ -205,7 +216,7 @@ public final class PostgresConnection {
 
     /// The name `sql` is prepared under, preparing it first when new (every parameter's type
     /// inferred by the server from the statement).
-    private func preparedName(for sql: String) throws(PostgresError) -> String {
+    func preparedName(for sql: String) throws(PostgresError) -> String {
         if let known = preparedNames[sql] { return known }
         if preparedNames.count >= Self.preparedLimit {
             try run("DEALLOCATE ALL")
@@ -220,10 +231,10 @@ public final class PostgresConnection {
     }
 
     /// Calls `body` with libpq's parameter arrays for `arguments` (copied, freed after).
-    private static func withParameters(
+    static func withParameters<Sent>(
         _ arguments: [PostgresValue],
-        _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> OpaquePointer?
-    ) -> OpaquePointer? {
+        _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> Sent
+    ) -> Sent {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
         var formats: [Int32] = []
@@ -250,24 +261,34 @@ public final class PostgresConnection {
     /// `result` when the statement succeeded; otherwise the server's error is thrown (and
     /// `result` cleared). The caller clears a returned result.
     func checked(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> OpaquePointer {
-        guard let result else {
-            throw PostgresError(.statement, Self.trimmed(PQerrorMessage(handle)), sql: sql)
-        }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY
-        else {
-            defer { PQclear(result) }
-            let field = { (code: Character) -> String? in
-                guard let ascii = code.asciiValue,
-                    let text = PQresultErrorField(result, Int32(ascii))
-                else { return nil }
-                return String(cString: text)
-            }
-            throw PostgresError(
-                .statement, field("M") ?? Self.trimmed(PQresultErrorMessage(result)),
-                sqlState: field("C"), detail: field("D"), constraint: field("n"), sql: sql)
-        }
+        guard let result, Self.succeeded(result) else { throw failure(result, sql: sql) }
         return result
+    }
+
+    /// Whether `result` is a statement's success: its command done, its rows (all, or one of
+    /// a streamed result's) or an empty query.
+    static func succeeded(_ result: OpaquePointer) -> Bool {
+        let status = PQresultStatus(result)
+        return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK
+            || status == PGRES_SINGLE_TUPLE || status == PGRES_EMPTY_QUERY
+    }
+
+    /// The server's error in `result` (which is cleared), or libpq's message when there is no
+    /// result, naming `sql`.
+    func failure(_ result: OpaquePointer?, sql: String) -> PostgresError {
+        guard let result else {
+            return PostgresError(.statement, Self.trimmed(PQerrorMessage(handle)), sql: sql)
+        }
+        defer { PQclear(result) }
+        let field = { (code: Character) -> String? in
+            guard let ascii = code.asciiValue,
+                let text = PQresultErrorField(result, Int32(ascii))
+            else { return nil }
+            return String(cString: text)
+        }
+        return PostgresError(
+            .statement, field("M") ?? Self.trimmed(PQresultErrorMessage(result)),
+            sqlState: field("C"), detail: field("D"), constraint: field("n"), sql: sql)
     }
 
     /// Reads `result` (and clears it), throwing the server's error.

@@ -12,17 +12,21 @@ extension PostgresStore: RowDecodingStore {
         query.result = .rows
         return try withSelectPlan(query) { plan in
             guard case .sql(let statement) = plan else { return false }
-            try decode(statement, into: &sink)
+            try decode(statement, limit: query.limit, into: &sink)
             return true
         }
     }
 
-    /// Runs `statement` and decodes its rows into `sink`.
-    private func decode<Sink: RowSink>(_ statement: PostgresStatement, into sink: inout Sink)
-        throws
-    {
+    /// Runs `statement` and decodes its rows into `sink`: streamed unless `limit` (`0`: none)
+    /// keeps them few.
+    private func decode<Sink: RowSink>(
+        _ statement: PostgresStatement, limit: Int, into sink: inout Sink
+    ) throws {
         try postgres {
-            try connection.execute(statement.sql, statement.arguments, binary: true) { cursor in
+            try connection.execute(
+                statement.sql, statement.arguments, binary: true,
+                streaming: Self.streams(atMost: limit > 0 ? limit : nil)
+            ) { cursor in
                 var decoder = PostgresRowDecoder(store: self)
                 while cursor.next() { try decoder.decode(cursor, into: &sink) }
             }

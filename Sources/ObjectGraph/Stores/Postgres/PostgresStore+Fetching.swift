@@ -48,7 +48,7 @@ extension PostgresStore: SQLQueryingStore {
     func fetch(_ query: StoreQuery) throws -> [StoreRow]? {
         try withSelectPlan(query) { plan in
             guard case .sql(let statement) = plan else { return nil }
-            return try rows(of: statement, query.result)
+            return try rows(of: statement, query.result, limit: query.limit)
         }
     }
 
@@ -72,12 +72,16 @@ extension PostgresStore: SQLQueryingStore {
         }
     }
 
-    /// The rows `statement` selects (whole, or IDs only), read in place.
-    private func rows(of statement: PostgresStatement, _ result: StoreQuery.Result) throws
-        -> [StoreRow]
+    /// The rows `statement` selects (whole, or IDs only), read in place: streamed unless
+    /// `limit` (`0`: none) keeps them few.
+    private func rows(of statement: PostgresStatement, _ result: StoreQuery.Result, limit: Int)
+        throws -> [StoreRow]
     {
         try postgres { () throws -> [StoreRow] in
-            try connection.execute(statement.sql, statement.arguments, binary: true) { cursor in
+            try connection.execute(
+                statement.sql, statement.arguments, binary: true,
+                streaming: Self.streams(atMost: limit > 0 ? limit : nil)
+            ) { cursor in
                 var rows: [StoreRow] = []
                 rows.reserveCapacity(cursor.rowCount)
                 var decoder = PostgresRowDecoder(store: self)

@@ -17,6 +17,19 @@ struct PostgresReadPlan {
 
 /// Reading rows and relationships: each read is one statement with bound keys.
 extension PostgresStore {
+    /// The most rows a read receives whole before decoding them: a read that may return more
+    /// (a fetch without a smaller limit, more keys, an entity's or a relationship's rows) is
+    /// streamed (``PostgresConnection/execute(_:_:binary:streaming:reading:)``), each row
+    /// decoded as it arrives, so that a large result is never in memory twice, as libpq's
+    /// result and as its decoded rows.
+    static let wholeResultRows = 1000
+
+    /// Whether a read of at most `rows` rows (`nil`: no bound) is streamed.
+    static func streams(atMost rows: Int?) -> Bool {
+        guard let rows else { return true }
+        return rows > wholeResultRows
+    }
+
     /// The columns of `table`, in table order.
     func columnNames(of table: String) -> [String] {
         layout.table(named: table)?.columns.map(\.name) ?? ["Z_PK", "Z_ENT", "Z_OPT"]
@@ -118,7 +131,7 @@ extension PostgresStore {
                 try connection.execute(
                     selectAll(from: table)
                         + " WHERE \"Z_ENT\" = ANY($1::integer[]) ORDER BY \"Z_PK\"",
-                    [Self.arrayLiteral(numbers)], binary: true
+                    [Self.arrayLiteral(numbers)], binary: true, streaming: true
                 ) { cursor in
                     var decoder = PostgresRowDecoder(store: self)
                     while cursor.next() {
@@ -154,7 +167,8 @@ extension PostgresStore {
             try postgres {
                 try connection.execute(
                     selectAll(from: table) + " WHERE \"Z_PK\" = ANY($1::bigint[])",
-                    [Self.arrayLiteral(keys)], binary: true
+                    [Self.arrayLiteral(keys)], binary: true,
+                    streaming: Self.streams(atMost: keys.count)
                 ) { cursor in
                     var decoder = PostgresRowDecoder(store: self)
                     while cursor.next() { try read(cursor, &decoder) }
@@ -201,8 +215,9 @@ extension PostgresStore {
         guard !keys.isEmpty, let sql = relatedRowsSQL(entityIndex: entityIndex, position: position)
         else { return }
         try postgres {
-            try connection.execute(sql.text, [Self.arrayLiteral(keys)], binary: true) {
-                cursor in
+            try connection.execute(
+                sql.text, [Self.arrayLiteral(keys)], binary: true, streaming: true
+            ) { cursor in
                 var decoder = PostgresRowDecoder(store: self)
                 while cursor.next() {
                     guard let owner = try cursor.int64OrNil(sql.ownerColumn),
