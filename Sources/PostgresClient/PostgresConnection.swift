@@ -95,7 +95,7 @@ public final class PostgresConnection {
     /// Throws when an argument holds a NUL character (PostgreSQL text cannot store one).
     static func check(_ arguments: [PostgresValue], sql: String) throws(PostgresError) {
         for (index, argument) in arguments.enumerated() {
-            if case .text(let text) = argument, text.utf8.contains(0) {
+            if case .text(let text) = argument, Self.holdsNUL(text) {
                 throw PostgresError(
                     .statement,
                     "parameter $\(index + 1) holds a NUL character, which"
@@ -116,6 +116,15 @@ public final class PostgresConnection {
         PQclear(result)
         if let name { try run("DEALLOCATE " + PostgresIdentifier.quoted(name)) }
         return true
+    }
+
+    /// Whether `text` holds a NUL character (searched in its UTF-8 bytes at once, not byte by
+    /// byte through the generic view: some arguments are kilobytes long and go with every run).
+    private static func holdsNUL(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        } ?? text.utf8.contains(0)
     }
 
     /// Runs the statement prepared for `sql` (preparing it first when new).

@@ -248,7 +248,9 @@ struct PostgresNativeTextTests {
         }
     }
 
-    @Test("a string attribute's fetch index is its NFC text, nil first; its uniqueness is not")
+    @Test(
+        "a string attribute's fetch index is its NFC text, nil first, then Z_PK; its uniqueness is not"
+    )
     func stringIndex() throws {
         let url = try TestPostgresServer.require().url(
             schema: TestPostgresServer.freshSchema("textindex"))
@@ -270,10 +272,13 @@ struct PostgresNativeTextTests {
         #expect(
             definitions.contains {
                 $0.contains("NORMALIZE(\"ZNAME\", NFC)") && $0.contains("octet_length")
-                    && $0.hasSuffix("NULLS FIRST)")
+                    && $0.hasSuffix("NULLS FIRST, \"Z_PK\")")
             },
             "\(definitions)")
-        #expect(definitions.contains { $0.contains("(\"ZAGE\" NULLS FIRST)") }, "\(definitions)")
+        // Each fetch index ends in Z_PK, as a sorted fetch's ORDER BY does.
+        #expect(
+            definitions.contains { $0.contains("(\"ZAGE\" NULLS FIRST, \"Z_PK\")") },
+            "\(definitions)")
         #expect(definitions.contains { $0.contains("UNIQUE") && $0.contains("(\"ZEMAIL\")") })
         // The store works: a fetch by name finds it, sorted, through the index's expression.
         let context = ManagedContext(coordinator: coordinator)

@@ -61,6 +61,25 @@ struct PostgresSelectPlanTests {
         #expect(Self.planCount(context) == kept + 1)
     }
 
+    @Test("a limited fetch without an offset sends no OFFSET; one with an offset binds it")
+    func offsetOnlyWhenAsked() throws {
+        let log = StatementLog()
+        let context = try PostgresNativeTextTests.store(["Joe", "Ann", "Jack", "Jill"], log: log)
+        for (offset, limit, expected) in [
+            (0, 2, ["Ann", "Jack"]), (1, 2, ["Jack", "Jill"]), (2, 0, ["Jill", "Joe"]),
+        ] {
+            var request = FetchRequest<ManagedObject>(
+                entityName: "Item", sortDescriptors: [ObjectGraph.SortDescriptor("name")])
+            request.fetchOffset = offset
+            request.fetchLimit = limit
+            #expect(try context.fetch(request).compactMap { $0["name"] as String? } == expected)
+            let selects = log.takeSelects()
+            #expect(selects.count == 1, "\(selects)")
+            #expect(selects.allSatisfy { $0.contains("OFFSET") == (offset > 0) }, "\(selects)")
+            #expect(selects.allSatisfy { $0.contains(limit > 0 ? "LIMIT $" : "LIMIT ALL") })
+        }
+    }
+
     @Test("an aggregate fetch's plan is kept too, and answers what the rows hold now")
     func aggregateKept() throws {
         let log = StatementLog()

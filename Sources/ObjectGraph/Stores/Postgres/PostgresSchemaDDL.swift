@@ -23,7 +23,8 @@ import PostgresClient
 /// `(normalize("ZNAME", NFC) COLLATE "C")` (ASCII texts not normalized:
 /// `SQLPredicateTranslator.postgresNFCExpression`), the text the PostgreSQL compiler compares and
 /// sorts strings by (see `SQLPredicateTranslator+PostgresText.swift`), so the index serves
-/// those comparisons, prefix ranges and orders. Uniqueness constraints stay on the columns.
+/// those comparisons, prefix ranges and orders. A fetch index ends in `Z_PK`, as the ORDER BY
+/// of a sorted fetch does. Uniqueness constraints stay on the columns.
 ///
 /// ```swift
 /// let ddl = PostgresSchemaDDL(layout: layout, schema: schema)
@@ -116,8 +117,16 @@ struct PostgresSchemaDDL {
                 name = "Z_INDEX_\(indexNames.count + 1)"
             }
             indexNames.insert(name)
-            let elements = index.elements.map { element in
+            var elements = index.elements.map { element in
                 indexElement(element, of: index, byteOrderCollation: byteOrderCollation)
+            }
+            // Fetches end their order in `Z_PK` (ties in key order): a fetch index ending in it
+            // too gives a sorted, limited fetch its rows in order, with no sort of ties (as
+            // SQLite's indexes end in the row ID).
+            if index.purpose == .fetchIndex
+                && !index.elements.contains(where: { $0.column == "Z_PK" })
+            {
+                elements.append("\"Z_PK\"")
             }
             statements.append(
                 "CREATE INDEX \(PostgresIdentifier.quoted(name)) ON "

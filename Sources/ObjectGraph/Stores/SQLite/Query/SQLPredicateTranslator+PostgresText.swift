@@ -121,10 +121,12 @@ extension SQLPredicateTranslator {
         terms.append("(" + text + " >= " + SQLPiece.bound(.text(prefix)) + ")")
         terms.append("(" + text + " < " + SQLPiece.bound(.text(end)) + ")")
         // The prefix's bytes begin the NFC text; what follows them must start a new Character.
+        // A CASE rather than an OR: the same answer (NULL for nil), but the planner estimates
+        // no histogram or pattern for it, and the pattern is only tried past the first test.
         terms.append(
-            "((" + text + " < " + SQLPiece.bound(.text(plainNext)) + ") OR (substr(" + text
-                + ", \(scalars.count + 1), 1) !~ "
-                + SQLPiece.bound(.text(GraphemeJoiners.postgresPattern)) + "))")
+            "(CASE WHEN " + text + " < " + SQLPiece.bound(.text(plainNext))
+                + " THEN TRUE ELSE substr(" + text + ", \(scalars.count + 1), 1) !~ "
+                + SQLPiece.bound(.text(GraphemeJoiners.postgresPattern)) + " END)")
         return SQLPiece.all(terms)
     }
 
