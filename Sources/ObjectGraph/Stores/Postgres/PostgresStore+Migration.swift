@@ -18,11 +18,13 @@ extension PostgresStore {
         try PostgresStoreInstaller(url: url).storedMetadata()
     }
 
-    /// Migrates the store `url` names through `steps`, in ONE transaction: every object is read
-    /// with the first step's source model (writers locked out, readers not), mapped through
-    /// every step by `rowMapper` (inferred steps too), written by a store of the last step's
-    /// destination model into a staging schema, and swapped in for the old tables
-    /// (``PostgresStoreInstaller``). The store keeps its UUID, so object URIs stay valid
+    /// Migrates the store `url` names through `steps`, in ONE transaction (writers locked
+    /// out, readers not): a store of the last step's destination model is written into a
+    /// staging schema and swapped in for the old tables (``PostgresStoreInstaller``). One
+    /// inferred step that only adds, removes or renames attributes is copied in SQL
+    /// (``PostgresInferredMigrator``: one `INSERT … SELECT` per table, nothing per row) when
+    /// `inferredInSQL`; otherwise every object is read with the first step's source model,
+    /// mapped through every step by `rowMapper` and written row by row. The store keeps its UUID, so object URIs stay valid
     /// wherever an object keeps its entity and key. A failure, or a killed process, leaves the
     /// store at its old version; a store another process migrated meanwhile is left as it is.
     ///
@@ -35,9 +37,10 @@ extension PostgresStore {
             _ step: MigrationStep, _ rows: [StoreRow], _ source: ModelSchema,
             _ destination: ModelSchema
         ) throws -> [StoreRow],
-        progress: ((MigrationProgress) -> Void)? = nil
+        progress: ((MigrationProgress) -> Void)? = nil, inferredInSQL: Bool = true
     ) throws {
         guard let first = steps.first, let last = steps.last else { return }
+        let inSQL = inferredInSQL ? PostgresInferredMigrator(steps: steps) : nil
         let installer = try PostgresStoreInstaller(url: url)
         let sourceSchema = ModelSchema(model: first.source.model)
         let source: PostgresStore
@@ -67,19 +70,31 @@ extension PostgresStore {
                 }
                 let oldTables = try storeTables(of: first.source.model, path: installer.path)
                 try installer.lockAgainstWriters(oldTables)
-                var rows = try StoreCoordinator.allRows(
-                    of: source, schema: sourceSchema, progress: nil)
-                var schema = sourceSchema
-                for (index, step) in steps.enumerated() {
-                    let report = StepProgress(index: index, of: steps) { progress?($0) }
-                    let destination = ModelSchema(model: step.destination.model)
-                    rows = try report.run { _ in try rowMapper(step, rows, schema, destination) }
-                    schema = destination
+                if let inSQL, try inSQL.holdsExactly(installer) {
+                    let schema = ModelSchema(model: last.destination.model)
+                    let staged = try PostgresStore(
+                        url: installer.stagingURL(), schema: schema, configuration: nil,
+                        options: StoreOptions(isReadOnly: false, createIfMissing: true))
+                    let report = StepProgress(index: 0, of: steps) { progress?($0) }
+                    try report.run { try inSQL.copy(with: installer, progress: $0) }
+                    withExtendedLifetime(staged) {}
+                } else {
+                    var rows = try StoreCoordinator.allRows(
+                        of: source, schema: sourceSchema, progress: nil)
+                    var schema = sourceSchema
+                    for (index, step) in steps.enumerated() {
+                        let report = StepProgress(index: index, of: steps) { progress?($0) }
+                        let destination = ModelSchema(model: step.destination.model)
+                        rows = try report.run { _ in
+                            try rowMapper(step, rows, schema, destination)
+                        }
+                        schema = destination
+                    }
+                    let staged = try PostgresStore(
+                        url: installer.stagingURL(), schema: schema, configuration: nil,
+                        options: StoreOptions(isReadOnly: false, createIfMissing: true))
+                    try staged.importRows(rows, schema: schema)
                 }
-                let staged = try PostgresStore(
-                    url: installer.stagingURL(), schema: schema, configuration: nil,
-                    options: StoreOptions(isReadOnly: false, createIfMissing: true))
-                try staged.importRows(rows, schema: schema)
                 var migrated = StoreMetadata(
                     model: last.destination.model, storeUUID: metadata.storeUUID,
                     frameworkVersion: metadata.frameworkVersion
