@@ -24,9 +24,10 @@ extension PostgresStore {
     /// inferred step that only adds, removes or renames attributes is copied in SQL
     /// (``PostgresInferredMigrator``: one `INSERT … SELECT` per table, nothing per row) when
     /// `inferredInSQL`; otherwise every object is read with the first step's source model,
-    /// mapped through every step by `rowMapper` and written row by row. The store keeps its UUID, so object URIs stay valid
-    /// wherever an object keeps its entity and key. A failure, or a killed process, leaves the
-    /// store at its old version; a store another process migrated meanwhile is left as it is.
+    /// mapped through every step by `rowMapper` and written row by row. The store keeps its
+    /// UUID, so object URIs stay valid wherever an object keeps its entity and key. A failure,
+    /// or a killed process, leaves the store at its old version; a store another process
+    /// migrated meanwhile is left as it is.
     ///
     /// - Throws: ``MigrationError`` from the mapping; ``StoreError`` naming the (redacted) URL:
     ///   `incompatibleModel` when the store is at neither end of the steps, `postgres` when a
@@ -70,14 +71,13 @@ extension PostgresStore {
                 }
                 let oldTables = try storeTables(of: first.source.model, path: installer.path)
                 try installer.lockAgainstWriters(oldTables)
+                let staged = try PostgresStore(
+                    url: installer.stagingURL(), schema: ModelSchema(model: last.destination.model),
+                    configuration: nil,
+                    options: StoreOptions(isReadOnly: false, createIfMissing: true))
                 if let inSQL, try inSQL.holdsExactly(installer) {
-                    let schema = ModelSchema(model: last.destination.model)
-                    let staged = try PostgresStore(
-                        url: installer.stagingURL(), schema: schema, configuration: nil,
-                        options: StoreOptions(isReadOnly: false, createIfMissing: true))
                     let report = StepProgress(index: 0, of: steps) { progress?($0) }
                     try report.run { try inSQL.copy(with: installer, progress: $0) }
-                    withExtendedLifetime(staged) {}
                 } else {
                     var rows = try StoreCoordinator.allRows(
                         of: source, schema: sourceSchema, progress: nil)
@@ -90,11 +90,9 @@ extension PostgresStore {
                         }
                         schema = destination
                     }
-                    let staged = try PostgresStore(
-                        url: installer.stagingURL(), schema: schema, configuration: nil,
-                        options: StoreOptions(isReadOnly: false, createIfMissing: true))
                     try staged.importRows(rows, schema: schema)
                 }
+                withExtendedLifetime(staged) {}
                 var migrated = StoreMetadata(
                     model: last.destination.model, storeUUID: metadata.storeUUID,
                     frameworkVersion: metadata.frameworkVersion
