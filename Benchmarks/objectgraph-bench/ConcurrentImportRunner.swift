@@ -2,8 +2,8 @@ import Foundation
 import ObjectGraph
 
 /// The ObjectGraph side of `concurrent_import`: one coordinator on a fresh SQLite file (WAL),
-/// or a fresh PostgreSQL schema (`--store postgres`; the coordinator runs one save at a time,
-/// so the writers' saves take turns on the store's connection), ``Workload/importWriters``
+/// or a fresh PostgreSQL schema (`--store postgres`; the writers' saves run at once, each on a
+/// connection of the store's pool), ``Workload/importWriters``
 /// background contexts each inserting its slice of the people (the `insert` operation's shape,
 /// with teams of its own) and saving every ``Workload/importBatch``, each driven by its own
 /// thread through `performAndWait`, while a main-queue context that merges their saves

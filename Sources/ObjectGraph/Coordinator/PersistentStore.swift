@@ -150,7 +150,8 @@ public struct StoreOptions: Sendable, Hashable {
     }
 }
 
-/// What a store does for a coordinator. Stores are used only under the coordinator's lock.
+/// What a store does for a coordinator. Stores are used only under the coordinator's lock
+/// (but for the save writers of a ``ConcurrentSavingStore``, each used by one save outside it).
 protocol PersistentStore: AnyObject {
     /// The store's description.
     var description: StoreDescription { get }
@@ -227,6 +228,9 @@ protocol PersistentStore: AnyObject {
     /// The store as a ``RemoteChangeDetectingStore``, when it can tell that another connection
     /// committed to its file.
     var remoteChangeDetecting: (any RemoteChangeDetectingStore)? { get }
+    /// The store as a ``ConcurrentSavingStore``, when its saves may run outside the
+    /// coordinator's lock, several at once.
+    var concurrentSaving: (any ConcurrentSavingStore)? { get }
 }
 
 extension PersistentStore {
@@ -238,6 +242,8 @@ extension PersistentStore {
     var remoteChangeDetecting: (any RemoteChangeDetectingStore)? { nil }
     /// Stores keep no history unless they say otherwise.
     var history: (any HistoryStore)? { nil }
+    /// Stores save one at a time, under the coordinator's lock, unless they say otherwise.
+    var concurrentSaving: (any ConcurrentSavingStore)? { nil }
     /// Stores leave aggregates to the context's evaluator unless they say otherwise (the
     /// in-memory and atomic stores do: their rows are in memory already).
     func aggregate(_ query: StoreAggregateQuery) throws -> [[String: Value]]? { nil }

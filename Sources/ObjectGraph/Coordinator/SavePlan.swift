@@ -42,6 +42,21 @@ struct SavePlan {
         }
         work = lookup.used.map { (stores[$0], split[$0]) }
     }
+
+    /// The plan with each store replaced by a save writer of its own (see
+    /// ``ConcurrentSavingStore``), or `nil` when a store taking part has none. Under the
+    /// coordinator's lock.
+    func withSaveWriters() -> SavePlan? {
+        var detached = SavePlan()
+        for (store, changes) in work {
+            guard let saving = store.concurrentSaving else { return nil }
+            detached.work.append((saving.makeSaveWriter(), changes))
+        }
+        return detached
+    }
+
+    /// An empty plan.
+    private init() {}
 }
 
 /// The store of each entity of a save, looked up once per entity.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Connects a model to its stores. `Sendable`: any thread may use it; it serializes every store
-/// access with one lock. Contexts never touch stores directly.
+/// access with one lock (but the saves of a PostgreSQL store, which run at once). Contexts
+/// never touch stores directly.
 ///
 /// ```swift
 /// let coordinator = StoreCoordinator(model: model)
@@ -13,7 +14,9 @@ import Foundation
 /// the store whose configuration lists their entity.
 public final class StoreCoordinator: @unchecked Sendable {
     // `lock` protects `stores` and `replacedStores` and serializes every call into a store:
-    // stores are not thread-safe themselves. Nothing else here is mutable.
+    // stores are not thread-safe themselves. (A `ConcurrentSavingStore` makes a save writer
+    // under the lock, which is then used outside it by that save alone.) Nothing else here is
+    // mutable.
     private let lock = NSLock()
     private var stores: [any PersistentStore] = []
     /// Identifiers of stores replaced by ``migrateStore(_:to:type:progress:)``, mapped to their successors.

@@ -3,18 +3,16 @@ import Synchronization
 
 /// What a PostgreSQL store needs to publish its saves and hear other stores' (see
 /// `PostgresStore+RemoteChanges.swift` and `PostgresStore+History.swift`): whether it records
-/// history and who makes the next change, the channel its schema's saves are announced on,
-/// the identity of this store object among the processes and coordinators sharing the schema,
-/// and the count of other writers' saves heard.
+/// history, the channel its schema's saves are announced on, the identity of this store object
+/// (shared by its save writers) among the processes and coordinators sharing the schema, and
+/// the count of other writers' saves heard.
 ///
 /// Sendable parts only: the mark is read under the coordinator's lock and raised on the
-/// listener's thread.
+/// listener's thread; save writers read the rest on their own threads.
 final class PostgresPublishing: Sendable {
     /// Whether saves are recorded in the history tables (``StoreOptions/tracksHistory`` on a
     /// writable store). Set once, while the store opens.
     let tracksHistory: Atomic<Bool>
-    /// Who makes the next save (set by the coordinator, under its lock, before each save).
-    let origin = Locked(HistoryOrigin())
     /// How many `ZTOMBSTONEn` columns `ACHANGE` has (set when the history tables are made).
     let tombstoneColumns = Atomic<Int>(0)
     /// This store object's name in the payloads of its notifications (random, per store

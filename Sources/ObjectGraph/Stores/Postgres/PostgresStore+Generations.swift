@@ -27,6 +27,6 @@ extension PostgresStore {
             throw StoreError.postgres(url: path, message: "\(error)")
         }
         snapshot.statementObserver = Self.statementObserver(sqlLog)
-        return PostgresStore(generationOf: self, pinning: snapshot)
+        return PostgresStore(sharing: self, pinning: snapshot)
     }
 }

@@ -11,8 +11,8 @@ extension PostgresStore: HistoryStore {
     var tracksHistory: Bool { publishing.tracksHistory.load(ordering: .relaxed) }
 
     var historyOrigin: HistoryOrigin {
-        get { publishing.origin.withLock { $0 } }
-        set { publishing.origin.withLock { $0 = newValue } }
+        get { saveOrigin }
+        set { saveOrigin = newValue }
     }
 
     func fetchHistory(_ start: HistoryRequest.Start, includeChanges: Bool) throws

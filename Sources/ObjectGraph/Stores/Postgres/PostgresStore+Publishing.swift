@@ -159,7 +159,7 @@ extension PostgresStore {
         throws -> Int64
     {
         let transaction = try reserveHistoryKeys(HistoryTables.transactionEntity, count: 1)
-        let origin = publishing.origin.withLock { $0 }
+        let origin = saveOrigin
         let texts = [
             origin.author, HistoryOrigin.bundleID, origin.contextName, HistoryOrigin.processID,
         ]

@@ -12,7 +12,8 @@ import PostgresClient
 ///     type: .postgres, at: URL(string: "postgresql://app@db.local/shop?schema=orders")!)
 /// ```
 ///
-/// Used only under its coordinator's lock (the coordinator serializes every call). Its
+/// Used only under its coordinator's lock (the coordinator serializes every call), but for
+/// saves, which run outside it, each on a save writer of its own. Its
 /// connections come from the process's ``PostgresConnectionPool`` for the URL: one is borrowed
 /// for each operation (see ``withConnection(_:)``) and given back after it.
 final class PostgresStore: PersistentStore {
@@ -57,6 +58,9 @@ final class PostgresStore: PersistentStore {
     var aggregatePlans: [StoreAggregateQuery: AggregatePlan?] = [:]
     /// History recording and save announcements (`PostgresStore+Publishing.swift`).
     let publishing: PostgresPublishing
+    /// Who makes the next save, recorded in its history (set by the coordinator before each
+    /// save; each save writer has its own).
+    var saveOrigin = HistoryOrigin()
     /// What makes text comparisons byte order on this server, for the compiler's native
     /// string translations (``SQLQueryCompiler/byteOrderCollation``); read at open.
     let byteOrderCollation: String?
@@ -132,16 +136,19 @@ final class PostgresStore: PersistentStore {
         if options.tracksHistory, !options.isReadOnly { try prepareHistoryTables() }
     }
 
-    /// A read-only copy of `store` reading through `connection`, which stays pinned to it
-    /// (a query generation: `connection` holds the snapshot's transaction).
-    init(generationOf store: PostgresStore, pinning connection: PostgresConnection) {
+    /// A copy of `store` sharing its pool, identity and caches as they are now, with a
+    /// connection state of its own: a query generation's read-only copy reading through
+    /// `connection`, which stays pinned to it (`connection` holds the snapshot's
+    /// transaction), or, with `connection` `nil`, a save writer borrowing its own connection
+    /// (see `PostgresStore+ConcurrentSaving.swift`).
+    init(sharing store: PostgresStore, pinning connection: PostgresConnection?) {
         var description = store.description
-        description.isReadOnly = true
+        if connection != nil { description.isReadOnly = true }
         self.description = description
         pool = store.pool
         pool.join()
         held = connection
-        pinsConnection = true
+        pinsConnection = connection != nil
         sqlLog = store.sqlLog
         layout = store.layout
         schema = store.schema
